@@ -1,0 +1,14 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  // jose is ESM-only: let ts-jest turn it into CommonJS like our own sources.
+  transform: {
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+    '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  maxWorkers: 2,
+  testTimeout: 30000,
+};
