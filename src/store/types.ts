@@ -1,0 +1,86 @@
+/**
+ * The persistence contract shared by every store implementation (SQLite by default,
+ * PostgreSQL when DATABASE_URL is a postgres URL). All times are epoch milliseconds.
+ * Later features (watches, outbox, schedules) extend this interface with new migrations.
+ */
+
+/** A channel's defaults: which project and which session commands in it act on. */
+export interface ChannelBinding {
+  teamId: string;
+  channelId: string;
+  projectName?: string;
+  sessionId?: string;
+  updatedBy: string;
+  updatedAt: number;
+}
+
+/** A short, human name for a session ID, unique per team. */
+export interface SessionAlias {
+  teamId: string;
+  alias: string;
+  projectName: string;
+  sessionId: string;
+  createdBy: string;
+  createdAt: number;
+}
+
+/** A session someone in the team used lately; offered in session pickers. */
+export interface RecentSession {
+  teamId: string;
+  projectName: string;
+  sessionId: string;
+  usedBy: string;
+  usedAt: number;
+}
+
+export type AuditOutcome = 'ok' | 'denied' | 'error';
+
+export interface AuditEntry {
+  id: number;
+  at: number;
+  teamId: string;
+  userId: string;
+  channelId: string;
+  projectName: string;
+  command: string;
+  target: string;
+  outcome: AuditOutcome;
+  error?: string;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+/** An encrypted secret (e.g. a rotated project API secret); `ciphertext` is opaque to the store. */
+export interface StoredSecret {
+  name: string;
+  ciphertext: string;
+  updatedAt: number;
+}
+
+export interface Store {
+  /** Applies pending migrations; safe to call on every start. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Cheap round trip used by readiness checks. */
+  ping(): Promise<void>;
+
+  getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined>;
+  /** Merges the given fields into the channel's binding (creating it when absent). */
+  setChannelBinding(binding: ChannelBinding): Promise<void>;
+
+  putAlias(alias: SessionAlias): Promise<void>;
+  getAlias(teamId: string, alias: string): Promise<SessionAlias | undefined>;
+  listAliases(teamId: string, prefix?: string, limit?: number): Promise<SessionAlias[]>;
+  deleteAlias(teamId: string, alias: string): Promise<boolean>;
+
+  /** Records a use; keeps only the newest uses per team (bounded). */
+  touchRecentSession(entry: RecentSession): Promise<void>;
+  listRecentSessions(teamId: string, limit?: number): Promise<RecentSession[]>;
+
+  appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Newest first. */
+  listAudit(teamId: string, limit?: number): Promise<AuditEntry[]>;
+
+  putSecret(secret: StoredSecret): Promise<void>;
+  getSecret(name: string): Promise<StoredSecret | undefined>;
+}
