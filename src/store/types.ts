@@ -14,6 +14,15 @@ export interface ChannelBinding {
   updatedAt: number;
 }
 
+/**
+ * What `setChannelBinding` takes: a field left undefined keeps its stored value and `null`
+ * clears it, so binding a session leaves the project alone. Every ChannelBinding is one.
+ */
+export type ChannelBindingChange = Omit<ChannelBinding, 'projectName' | 'sessionId'> & {
+  projectName?: string | null;
+  sessionId?: string | null;
+};
+
 /** A short, human name for a session ID, unique per team. */
 export interface SessionAlias {
   teamId: string;
@@ -66,10 +75,12 @@ export interface Store {
 
   getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined>;
   /** Merges the given fields into the channel's binding (creating it when absent). */
-  setChannelBinding(binding: ChannelBinding): Promise<void>;
+  setChannelBinding(binding: ChannelBindingChange): Promise<void>;
 
+  /** Creates or replaces the alias; aliases are compared lower-cased. */
   putAlias(alias: SessionAlias): Promise<void>;
   getAlias(teamId: string, alias: string): Promise<SessionAlias | undefined>;
+  /** Alphabetical; `prefix` matches case-insensitively. */
   listAliases(teamId: string, prefix?: string, limit?: number): Promise<SessionAlias[]>;
   deleteAlias(teamId: string, alias: string): Promise<boolean>;
 

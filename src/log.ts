@@ -1,0 +1,221 @@
+/**
+ * Structured JSON logging: one line per record (`time`, `level`, `msg`, then fields), child
+ * loggers with bound fields, and redaction of anything that looks secret before it is written.
+ */
+import { LogLevel as BoltLogLevel, type Logger as BoltLogger } from '@slack/logger';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** A logger's threshold: a level, or `silent` to write nothing (handy in tests). */
+export type LogThreshold = LogLevel | 'silent';
+
+export type LogFields = Record<string, unknown>;
+
+/** Where log lines go; `process.stdout` by default. */
+export interface LogSink {
+  write(line: string): unknown;
+}
+
+export interface Logger {
+  readonly level: LogThreshold;
+  trace(msg: string, fields?: LogFields): void;
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  isLevelEnabled(level: LogLevel): boolean;
+  /** A logger writing to the same sink with `fields` added to every record. */
+  child(fields: LogFields): Logger;
+}
+
+export interface LoggerOptions {
+  level?: LogThreshold;
+  sink?: LogSink;
+  /** Fields written with every record, e.g. `{ service: 'vidops' }`. */
+  bindings?: LogFields;
+  now?: () => number;
+}
+
+const SEVERITY: Record<LogThreshold, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  silent: Infinity,
+};
+
+export const REDACTED = '[redacted]';
+
+const SECRET_KEY =
+  /secret|token|password|authorization|signature|jwt|accessKey|secretKey|accountKey|streamName|x-service-auth/i;
+
+// Secrets recognisable by shape, wherever they turn up: JWTs (a base64url JSON header always
+// starts with `eyJ`) and Slack bot, user, app-level, refresh and configuration tokens.
+const SECRET_SHAPES = [
+  /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+  /\bxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9-]+/g,
+  /\bxapp-[A-Za-z0-9-]+/g,
+];
+
+const MAX_DEPTH = 8;
+
+export function redactString(text: string): string {
+  return SECRET_SHAPES.reduce((out, shape) => out.replace(shape, REDACTED), text);
+}
+
+/**
+ * A JSON-safe copy of `value` with secrets replaced by `[redacted]`: values under secret-looking
+ * keys at any depth, and secret-shaped substrings anywhere. Errors become plain objects;
+ * cycles, deep nesting and binary data are summarised instead of written out.
+ */
+export function redact(value: unknown): unknown {
+  return redactValue(value, 0, new WeakSet());
+}
+
+function redactValue(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return redactString(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes]`;
+  if (seen.has(value)) return '[circular]';
+  if (depth >= MAX_DEPTH) return '[truncated]';
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1, seen));
+    const entries = value instanceof Error ? errorEntries(value) : Object.entries(value);
+    const out: LogFields = {};
+    for (const [key, item] of entries) {
+      out[key] = SECRET_KEY.test(key) ? REDACTED : redactValue(item, depth + 1, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function errorEntries(error: Error): [string, unknown][] {
+  const entries: [string, unknown][] = [
+    ['name', error.name],
+    ['message', error.message],
+  ];
+  for (const [key, item] of Object.entries(error)) {
+    if (key !== 'name' && key !== 'message') entries.push([key, item]);
+  }
+  if (error.stack !== undefined) entries.push(['stack', error.stack]);
+  if (error.cause !== undefined) entries.push(['cause', error.cause]);
+  return entries;
+}
+
+const RECORD_KEYS = new Set(['time', 'level', 'msg']);
+
+class JsonLogger implements Logger {
+  constructor(
+    readonly level: LogThreshold,
+    private readonly sink: LogSink,
+    private readonly bindings: LogFields,
+    private readonly now: () => number,
+  ) {}
+
+  trace(msg: string, fields?: LogFields): void {
+    this.write('trace', msg, fields);
+  }
+  debug(msg: string, fields?: LogFields): void {
+    this.write('debug', msg, fields);
+  }
+  info(msg: string, fields?: LogFields): void {
+    this.write('info', msg, fields);
+  }
+  warn(msg: string, fields?: LogFields): void {
+    this.write('warn', msg, fields);
+  }
+  error(msg: string, fields?: LogFields): void {
+    this.write('error', msg, fields);
+  }
+
+  isLevelEnabled(level: LogLevel): boolean {
+    return SEVERITY[level] >= SEVERITY[this.level];
+  }
+
+  child(fields: LogFields): Logger {
+    return new JsonLogger(this.level, this.sink, { ...this.bindings, ...fields }, this.now);
+  }
+
+  private write(level: LogLevel, msg: string, fields: LogFields | undefined): void {
+    if (!this.isLevelEnabled(level)) return;
+    const record: LogFields = { time: new Date(this.now()).toISOString(), level, msg: redactString(msg) };
+    const extra = redact({ ...this.bindings, ...fields }) as LogFields;
+    for (const [key, value] of Object.entries(extra)) {
+      // A field may not overwrite the record's own keys; keep it under a visible alias.
+      record[RECORD_KEYS.has(key) ? `fields.${key}` : key] = value;
+    }
+    try {
+      this.sink.write(`${JSON.stringify(record)}\n`);
+    } catch {
+      // Logging must never take the process down (closed pipe, full disk).
+    }
+  }
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return new JsonLogger(
+    options.level ?? 'info',
+    options.sink ?? process.stdout,
+    options.bindings ?? {},
+    options.now ?? Date.now,
+  );
+}
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+const FROM_BOLT: Record<BoltLogLevel, LogLevel> = {
+  [BoltLogLevel.DEBUG]: 'debug',
+  [BoltLogLevel.INFO]: 'info',
+  [BoltLogLevel.WARN]: 'warn',
+  [BoltLogLevel.ERROR]: 'error',
+};
+
+const TO_BOLT: Record<LogThreshold, BoltLogLevel> = {
+  trace: BoltLogLevel.DEBUG,
+  debug: BoltLogLevel.DEBUG,
+  info: BoltLogLevel.INFO,
+  warn: BoltLogLevel.WARN,
+  error: BoltLogLevel.ERROR,
+  silent: BoltLogLevel.ERROR,
+};
+
+/**
+ * Bolt's `Logger` on top of ours, so Bolt's and the Web API client's own logs get the same
+ * format and redaction. Bolt passes loose arguments: strings become the message, errors and
+ * other values go to `args`.
+ */
+export function toBoltLogger(logger: Logger): BoltLogger {
+  let level: LogThreshold = logger.level;
+  let target = logger.child({ component: 'bolt' });
+
+  const log = (at: LogLevel, args: unknown[]): void => {
+    if (SEVERITY[at] < SEVERITY[level]) return;
+    const words = args.filter((arg): arg is string => typeof arg === 'string');
+    const others = args.filter((arg) => typeof arg !== 'string');
+    const msg = words.join(' ') || (others[0] instanceof Error ? others[0].message : '');
+    target[at](msg, others.length > 0 ? { args: others } : undefined);
+  };
+
+  return {
+    debug: (...args: unknown[]) => log('debug', args),
+    info: (...args: unknown[]) => log('info', args),
+    warn: (...args: unknown[]) => log('warn', args),
+    error: (...args: unknown[]) => log('error', args),
+    setLevel: (boltLevel: BoltLogLevel) => {
+      level = FROM_BOLT[boltLevel] ?? 'info';
+    },
+    getLevel: () => TO_BOLT[level],
+    setName: (name: string) => {
+      target = logger.child({ component: name });
+    },
+  };
+}

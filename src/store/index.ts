@@ -1,0 +1,32 @@
+/** Picks the store for DATABASE_URL: PostgreSQL for postgres URLs, SQLite otherwise. */
+import type { Logger } from '../log';
+import { PostgresStore } from './postgres';
+import { SqliteStore } from './sqlite';
+import type { Store } from './types';
+import { parseDatabaseUrl } from './url';
+
+export type * from './types';
+export { PostgresStore, type PostgresStoreOptions } from './postgres';
+export { SqliteStore } from './sqlite';
+export { DEFAULT_SQLITE_PATH, parseDatabaseUrl, type StoreLocation } from './url';
+
+export interface CreateStoreOptions {
+  logger?: Logger;
+}
+
+/**
+ * `postgres://` or `postgresql://` → PostgresStore; `sqlite:<path>` or unset → SqliteStore
+ * (./data/vidops.sqlite by default). Call `migrate()` before use.
+ */
+export function createStore(databaseUrl?: string, options: CreateStoreOptions = {}): Store {
+  const location = parseDatabaseUrl(databaseUrl);
+  if (!location) {
+    throw new Error('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+  }
+  if (location.kind === 'sqlite') return new SqliteStore(location.path);
+  const log = options.logger?.child({ component: 'store' });
+  return new PostgresStore({
+    connectionString: location.connectionString,
+    onIdleClientError: (error) => log?.warn('idle PostgreSQL connection failed; the pool replaces it', { error }),
+  });
+}

@@ -1,0 +1,62 @@
+import type { Migration } from './migration';
+
+export const postgresMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'channel bindings, aliases, recent sessions, audit log, secrets',
+    sql: `
+      CREATE TABLE channel_bindings (
+        team_id      TEXT   NOT NULL,
+        channel_id   TEXT   NOT NULL,
+        project_name TEXT,
+        session_id   TEXT,
+        updated_by   TEXT   NOT NULL,
+        updated_at   BIGINT NOT NULL,
+        PRIMARY KEY (team_id, channel_id)
+      );
+
+      CREATE TABLE session_aliases (
+        team_id      TEXT   NOT NULL,
+        alias        TEXT   NOT NULL,
+        project_name TEXT   NOT NULL,
+        session_id   TEXT   NOT NULL,
+        created_by   TEXT   NOT NULL,
+        created_at   BIGINT NOT NULL,
+        PRIMARY KEY (team_id, alias)
+      );
+
+      -- seq orders uses that share a millisecond: the later touch wins.
+      CREATE SEQUENCE recent_sessions_seq;
+      CREATE TABLE recent_sessions (
+        team_id      TEXT   NOT NULL,
+        project_name TEXT   NOT NULL,
+        session_id   TEXT   NOT NULL,
+        used_by      TEXT   NOT NULL,
+        used_at      BIGINT NOT NULL,
+        seq          BIGINT NOT NULL DEFAULT nextval('recent_sessions_seq'),
+        PRIMARY KEY (team_id, project_name, session_id)
+      );
+      CREATE INDEX recent_sessions_newest ON recent_sessions (team_id, used_at DESC, seq DESC);
+
+      CREATE TABLE audit_log (
+        id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at           BIGINT NOT NULL,
+        team_id      TEXT   NOT NULL,
+        user_id      TEXT   NOT NULL,
+        channel_id   TEXT   NOT NULL,
+        project_name TEXT   NOT NULL,
+        command      TEXT   NOT NULL,
+        target       TEXT   NOT NULL,
+        outcome      TEXT   NOT NULL CHECK (outcome IN ('ok', 'denied', 'error')),
+        error        TEXT
+      );
+      CREATE INDEX audit_log_newest ON audit_log (team_id, at DESC, id DESC);
+
+      CREATE TABLE secrets (
+        name       TEXT   PRIMARY KEY,
+        ciphertext TEXT   NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
+];

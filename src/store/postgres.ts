@@ -1,0 +1,269 @@
+/** The store for several replicas: PostgreSQL through a `pg` pool. */
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import { postgresMigrations } from './migrations/postgres';
+import type { Migration } from './migrations/migration';
+import {
+  LIST_LIMITS,
+  RECENT_SESSIONS_KEPT,
+  clampLimit,
+  normalizeAlias,
+  prefixPattern,
+  toAuditEntry,
+  toChannelBinding,
+  toRecentSession,
+  toSessionAlias,
+  toStoredSecret,
+  type AuditRow,
+  type ChannelBindingRow,
+  type RecentSessionRow,
+  type SecretRow,
+  type SessionAliasRow,
+} from './rows';
+import type {
+  AuditEntry,
+  ChannelBinding,
+  ChannelBindingChange,
+  NewAuditEntry,
+  RecentSession,
+  SessionAlias,
+  Store,
+  StoredSecret,
+} from './types';
+
+export interface PostgresStoreOptions {
+  connectionString: string;
+  /**
+   * Keep every table in this schema (created by `migrate()`), e.g. one per test run.
+   * Lower-case letters, digits and `_` only. Default: the server's search_path.
+   */
+  schema?: string;
+  /** Pool size per replica. */
+  maxConnections?: number;
+  /** An idle pooled connection broke (server restart, network); the pool replaces it. */
+  onIdleClientError?: (error: Error) => void;
+  migrations?: readonly Migration[];
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export class PostgresStore implements Store {
+  private readonly pool: Pool;
+  private readonly schema: string | undefined;
+  private readonly migrations: readonly Migration[];
+  private closed = false;
+
+  constructor(options: PostgresStoreOptions) {
+    if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+      throw new Error('PostgreSQL schema name must be lower-case letters, digits and _');
+    }
+    this.schema = options.schema;
+    this.migrations = options.migrations ?? postgresMigrations;
+    const config: PoolConfig = {
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      application_name: 'vidops',
+      ...(options.schema !== undefined && { options: `-c search_path=${options.schema}` }),
+    };
+    this.pool = new Pool(config);
+    // Without a listener, an idle client's error would crash the process.
+    this.pool.on('error', (error) => options.onIdleClientError?.(error));
+  }
+
+  async migrate(): Promise<void> {
+    await this.transaction(async (client) => {
+      // Replicas starting together queue here; the first applies the steps, the rest see them.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+        `vidops:migrate:${this.schema ?? ''}`,
+      ]);
+      if (this.schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version    INTEGER PRIMARY KEY,
+        name       TEXT    NOT NULL,
+        applied_at BIGINT  NOT NULL
+      )`);
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((row) => row.version));
+      for (const migration of this.migrations) {
+        if (applied.has(migration.version)) continue;
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined> {
+    const { rows } = await this.pool.query<ChannelBindingRow>(
+      'SELECT * FROM channel_bindings WHERE team_id = $1 AND channel_id = $2',
+      [teamId, channelId],
+    );
+    return rows[0] && toChannelBinding(rows[0]);
+  }
+
+  async setChannelBinding(change: ChannelBindingChange): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO channel_bindings AS b (team_id, channel_id, project_name, session_id, updated_by, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (team_id, channel_id) DO UPDATE SET
+         project_name = CASE WHEN $7::boolean THEN b.project_name ELSE excluded.project_name END,
+         session_id   = CASE WHEN $8::boolean THEN b.session_id ELSE excluded.session_id END,
+         updated_by   = excluded.updated_by,
+         updated_at   = excluded.updated_at`,
+      [
+        change.teamId,
+        change.channelId,
+        change.projectName ?? null,
+        change.sessionId ?? null,
+        change.updatedBy,
+        change.updatedAt,
+        change.projectName === undefined,
+        change.sessionId === undefined,
+      ],
+    );
+  }
+
+  async putAlias(alias: SessionAlias): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO session_aliases (team_id, alias, project_name, session_id, created_by, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (team_id, alias) DO UPDATE SET
+         project_name = excluded.project_name,
+         session_id   = excluded.session_id,
+         created_by   = excluded.created_by,
+         created_at   = excluded.created_at`,
+      [alias.teamId, normalizeAlias(alias.alias), alias.projectName, alias.sessionId, alias.createdBy, alias.createdAt],
+    );
+  }
+
+  async getAlias(teamId: string, alias: string): Promise<SessionAlias | undefined> {
+    const { rows } = await this.pool.query<SessionAliasRow>(
+      'SELECT * FROM session_aliases WHERE team_id = $1 AND alias = $2',
+      [teamId, normalizeAlias(alias)],
+    );
+    return rows[0] && toSessionAlias(rows[0]);
+  }
+
+  async listAliases(teamId: string, prefix = '', limit?: number): Promise<SessionAlias[]> {
+    // COLLATE "C": byte order, the same alphabetical order SQLite gives.
+    const { rows } = await this.pool.query<SessionAliasRow>(
+      `SELECT * FROM session_aliases
+       WHERE team_id = $1 AND alias LIKE $2 ESCAPE '\\'
+       ORDER BY alias COLLATE "C" LIMIT $3`,
+      [teamId, prefixPattern(prefix), clampLimit(limit, LIST_LIMITS.aliases)],
+    );
+    return rows.map(toSessionAlias);
+  }
+
+  async deleteAlias(teamId: string, alias: string): Promise<boolean> {
+    const result = await this.pool.query('DELETE FROM session_aliases WHERE team_id = $1 AND alias = $2', [
+      teamId,
+      normalizeAlias(alias),
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async touchRecentSession(entry: RecentSession): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query(
+        `INSERT INTO recent_sessions (team_id, project_name, session_id, used_by, used_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (team_id, project_name, session_id) DO UPDATE SET
+           used_by = excluded.used_by,
+           used_at = excluded.used_at,
+           seq     = nextval('recent_sessions_seq')`,
+        [entry.teamId, entry.projectName, entry.sessionId, entry.usedBy, entry.usedAt],
+      );
+      await client.query(
+        `DELETE FROM recent_sessions
+         WHERE team_id = $1 AND (project_name, session_id) NOT IN (
+           SELECT project_name, session_id FROM recent_sessions
+           WHERE team_id = $1
+           ORDER BY used_at DESC, seq DESC
+           LIMIT $2)`,
+        [entry.teamId, RECENT_SESSIONS_KEPT],
+      );
+    });
+  }
+
+  async listRecentSessions(teamId: string, limit?: number): Promise<RecentSession[]> {
+    const { rows } = await this.pool.query<RecentSessionRow>(
+      `SELECT * FROM recent_sessions WHERE team_id = $1
+       ORDER BY used_at DESC, seq DESC LIMIT $2`,
+      [teamId, clampLimit(limit, LIST_LIMITS.recentSessions)],
+    );
+    return rows.map(toRecentSession);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const { rows } = await this.pool.query<AuditRow>(
+      `INSERT INTO audit_log (at, team_id, user_id, channel_id, project_name, command, target, outcome, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       RETURNING *`,
+      [
+        entry.at,
+        entry.teamId,
+        entry.userId,
+        entry.channelId,
+        entry.projectName,
+        entry.command,
+        entry.target,
+        entry.outcome,
+        entry.error ?? null,
+      ],
+    );
+    return toAuditEntry(rows[0] as AuditRow);
+  }
+
+  async listAudit(teamId: string, limit?: number): Promise<AuditEntry[]> {
+    const { rows } = await this.pool.query<AuditRow>(
+      'SELECT * FROM audit_log WHERE team_id = $1 ORDER BY at DESC, id DESC LIMIT $2',
+      [teamId, clampLimit(limit, LIST_LIMITS.audit)],
+    );
+    return rows.map(toAuditEntry);
+  }
+
+  async putSecret(secret: StoredSecret): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO secrets (name, ciphertext, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+      [secret.name, secret.ciphertext, secret.updatedAt],
+    );
+  }
+
+  async getSecret(name: string): Promise<StoredSecret | undefined> {
+    const { rows } = await this.pool.query<SecretRow>('SELECT * FROM secrets WHERE name = $1', [name]);
+    return rows[0] && toStoredSecret(rows[0]);
+  }
+
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      // A connection that cannot even roll back is discarded rather than returned to the pool.
+      client.release(broken);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+/** The embedded default store: one SQLite file (WAL mode), zero set-up. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { sqliteMigrations } from './migrations/sqlite';
+import type { Migration } from './migrations/migration';
+import {
+  LIST_LIMITS,
+  RECENT_SESSIONS_KEPT,
+  clampLimit,
+  normalizeAlias,
+  prefixPattern,
+  toAuditEntry,
+  toChannelBinding,
+  toRecentSession,
+  toSessionAlias,
+  toStoredSecret,
+  type AuditRow,
+  type ChannelBindingRow,
+  type RecentSessionRow,
+  type SecretRow,
+  type SessionAliasRow,
+} from './rows';
+import type {
+  AuditEntry,
+  ChannelBinding,
+  ChannelBindingChange,
+  NewAuditEntry,
+  RecentSession,
+  SessionAlias,
+  Store,
+  StoredSecret,
+} from './types';
+
+export const MEMORY = ':memory:';
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Opens (creating it and its directory when needed) the database file, or `:memory:`. */
+  constructor(
+    readonly path: string,
+    private readonly migrations: readonly Migration[] = sqliteMigrations,
+  ) {
+    if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    if (path !== MEMORY) this.db.pragma('journal_mode = WAL');
+    // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
+    this.db.pragma('busy_timeout = 5000');
+  }
+
+  async migrate(): Promise<void> {
+    // IMMEDIATE takes the write lock before reading the applied versions, so two processes
+    // migrating the same file apply each step once.
+    this.db
+      .transaction(() => {
+        this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+          version    INTEGER PRIMARY KEY,
+          name       TEXT    NOT NULL,
+          applied_at INTEGER NOT NULL
+        )`);
+        const applied = new Set(
+          this.db
+            .prepare('SELECT version FROM schema_migrations')
+            .pluck()
+            .all() as number[],
+        );
+        for (const migration of this.migrations) {
+          if (applied.has(migration.version)) continue;
+          this.db.exec(migration.sql);
+          this.db
+            .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+            .run(migration.version, migration.name, Date.now());
+        }
+      })
+      .immediate();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined> {
+    const row = this.statement(
+      'SELECT * FROM channel_bindings WHERE team_id = ? AND channel_id = ?',
+    ).get(teamId, channelId) as ChannelBindingRow | undefined;
+    return row && toChannelBinding(row);
+  }
+
+  async setChannelBinding(change: ChannelBindingChange): Promise<void> {
+    this.statement(
+      `INSERT INTO channel_bindings (team_id, channel_id, project_name, session_id, updated_by, updated_at)
+       VALUES (@teamId, @channelId, @projectName, @sessionId, @updatedBy, @updatedAt)
+       ON CONFLICT (team_id, channel_id) DO UPDATE SET
+         project_name = CASE WHEN @keepProject THEN project_name ELSE excluded.project_name END,
+         session_id   = CASE WHEN @keepSession THEN session_id ELSE excluded.session_id END,
+         updated_by   = excluded.updated_by,
+         updated_at   = excluded.updated_at`,
+    ).run({
+      teamId: change.teamId,
+      channelId: change.channelId,
+      projectName: change.projectName ?? null,
+      sessionId: change.sessionId ?? null,
+      keepProject: change.projectName === undefined ? 1 : 0,
+      keepSession: change.sessionId === undefined ? 1 : 0,
+      updatedBy: change.updatedBy,
+      updatedAt: change.updatedAt,
+    });
+  }
+
+  async putAlias(alias: SessionAlias): Promise<void> {
+    this.statement(
+      `INSERT INTO session_aliases (team_id, alias, project_name, session_id, created_by, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (team_id, alias) DO UPDATE SET
+         project_name = excluded.project_name,
+         session_id   = excluded.session_id,
+         created_by   = excluded.created_by,
+         created_at   = excluded.created_at`,
+    ).run(
+      alias.teamId,
+      normalizeAlias(alias.alias),
+      alias.projectName,
+      alias.sessionId,
+      alias.createdBy,
+      alias.createdAt,
+    );
+  }
+
+  async getAlias(teamId: string, alias: string): Promise<SessionAlias | undefined> {
+    const row = this.statement('SELECT * FROM session_aliases WHERE team_id = ? AND alias = ?').get(
+      teamId,
+      normalizeAlias(alias),
+    ) as SessionAliasRow | undefined;
+    return row && toSessionAlias(row);
+  }
+
+  async listAliases(teamId: string, prefix = '', limit?: number): Promise<SessionAlias[]> {
+    const rows = this.statement(
+      `SELECT * FROM session_aliases
+       WHERE team_id = ? AND alias LIKE ? ESCAPE '\\'
+       ORDER BY alias LIMIT ?`,
+    ).all(teamId, prefixPattern(prefix), clampLimit(limit, LIST_LIMITS.aliases)) as SessionAliasRow[];
+    return rows.map(toSessionAlias);
+  }
+
+  async deleteAlias(teamId: string, alias: string): Promise<boolean> {
+    const result = this.statement('DELETE FROM session_aliases WHERE team_id = ? AND alias = ?').run(
+      teamId,
+      normalizeAlias(alias),
+    );
+    return result.changes > 0;
+  }
+
+  async touchRecentSession(entry: RecentSession): Promise<void> {
+    this.db.transaction(() => {
+      this.statement(
+        `INSERT INTO recent_sessions (team_id, project_name, session_id, used_by, used_at, seq)
+         VALUES (@teamId, @projectName, @sessionId, @usedBy, @usedAt,
+                 (SELECT COALESCE(MAX(seq), 0) + 1 FROM recent_sessions))
+         ON CONFLICT (team_id, project_name, session_id) DO UPDATE SET
+           used_by = excluded.used_by,
+           used_at = excluded.used_at,
+           seq     = excluded.seq`,
+      ).run(entry);
+      this.statement(
+        `DELETE FROM recent_sessions
+         WHERE team_id = @teamId AND (project_name, session_id) NOT IN (
+           SELECT project_name, session_id FROM recent_sessions
+           WHERE team_id = @teamId
+           ORDER BY used_at DESC, seq DESC
+           LIMIT @kept)`,
+      ).run({ teamId: entry.teamId, kept: RECENT_SESSIONS_KEPT });
+    })();
+  }
+
+  async listRecentSessions(teamId: string, limit?: number): Promise<RecentSession[]> {
+    const rows = this.statement(
+      `SELECT * FROM recent_sessions WHERE team_id = ?
+       ORDER BY used_at DESC, seq DESC LIMIT ?`,
+    ).all(teamId, clampLimit(limit, LIST_LIMITS.recentSessions)) as RecentSessionRow[];
+    return rows.map(toRecentSession);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    const row = this.statement(
+      `INSERT INTO audit_log (at, team_id, user_id, channel_id, project_name, command, target, outcome, error)
+       VALUES (@at, @teamId, @userId, @channelId, @projectName, @command, @target, @outcome, @error)
+       RETURNING *`,
+    ).get({ ...entry, error: entry.error ?? null }) as AuditRow;
+    return toAuditEntry(row);
+  }
+
+  async listAudit(teamId: string, limit?: number): Promise<AuditEntry[]> {
+    const rows = this.statement(
+      'SELECT * FROM audit_log WHERE team_id = ? ORDER BY at DESC, id DESC LIMIT ?',
+    ).all(teamId, clampLimit(limit, LIST_LIMITS.audit)) as AuditRow[];
+    return rows.map(toAuditEntry);
+  }
+
+  async putSecret(secret: StoredSecret): Promise<void> {
+    this.statement(
+      `INSERT INTO secrets (name, ciphertext, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+    ).run(secret.name, secret.ciphertext, secret.updatedAt);
+  }
+
+  async getSecret(name: string): Promise<StoredSecret | undefined> {
+    const row = this.statement('SELECT * FROM secrets WHERE name = ?').get(name) as SecretRow | undefined;
+    return row && toStoredSecret(row);
+  }
+
+  /** Prepared once, on first use: tables exist only after `migrate()`. */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

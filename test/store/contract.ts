@@ -1,0 +1,250 @@
+/**
+ * The behaviour every Store must have. Each backend's test file calls `describeStoreContract`
+ * with a factory that returns a fresh, empty, not yet migrated store.
+ */
+import type { NewAuditEntry, RecentSession, SessionAlias, Store } from '../../src/store/types';
+
+export type StoreFactory = () => Promise<Store>;
+
+const TEAM = 'T0001';
+const OTHER_TEAM = 'T0002';
+
+function alias(overrides: Partial<SessionAlias> = {}): SessionAlias {
+  return {
+    teamId: TEAM,
+    alias: 'standup',
+    projectName: 'prod',
+    sessionId: '1_MX4xMjM0NTY3OH4',
+    createdBy: 'U001',
+    createdAt: 1_700_000_000_000,
+    ...overrides,
+  };
+}
+
+function use(sessionId: string, usedAt: number, overrides: Partial<RecentSession> = {}): RecentSession {
+  return { teamId: TEAM, projectName: 'prod', sessionId, usedBy: 'U001', usedAt, ...overrides };
+}
+
+function audit(at: number, overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
+  return {
+    at,
+    teamId: TEAM,
+    userId: 'U001',
+    channelId: 'C001',
+    projectName: 'prod',
+    command: 'archive start',
+    target: 'session 1_MX4',
+    outcome: 'ok',
+    ...overrides,
+  };
+}
+
+export function describeStoreContract(createStore: StoreFactory): void {
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await createStore();
+    await store.migrate();
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  describe('lifecycle', () => {
+    it('migrates again without error and answers ping', async () => {
+      await store.migrate();
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('keeps data across a second migrate()', async () => {
+      await store.putSecret({ name: 'k', ciphertext: 'v1.a.b.c', updatedAt: 1 });
+      await store.migrate();
+      expect(await store.getSecret('k')).toEqual({ name: 'k', ciphertext: 'v1.a.b.c', updatedAt: 1 });
+    });
+  });
+
+  describe('channel bindings', () => {
+    it('is undefined for an unbound channel', async () => {
+      expect(await store.getChannelBinding(TEAM, 'C001')).toBeUndefined();
+    });
+
+    it('creates a binding with only the given fields', async () => {
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', projectName: 'prod', updatedBy: 'U001', updatedAt: 10 });
+      expect(await store.getChannelBinding(TEAM, 'C001')).toEqual({
+        teamId: TEAM,
+        channelId: 'C001',
+        projectName: 'prod',
+        updatedBy: 'U001',
+        updatedAt: 10,
+      });
+    });
+
+    it('merges: setting only the session keeps the project', async () => {
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', projectName: 'prod', updatedBy: 'U001', updatedAt: 10 });
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', sessionId: 'S1', updatedBy: 'U002', updatedAt: 20 });
+      expect(await store.getChannelBinding(TEAM, 'C001')).toEqual({
+        teamId: TEAM,
+        channelId: 'C001',
+        projectName: 'prod',
+        sessionId: 'S1',
+        updatedBy: 'U002',
+        updatedAt: 20,
+      });
+    });
+
+    it('replaces a field that is given again and clears one given as null', async () => {
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', projectName: 'prod', sessionId: 'S1', updatedBy: 'U001', updatedAt: 10 });
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', projectName: 'staging', sessionId: null, updatedBy: 'U001', updatedAt: 20 });
+      expect(await store.getChannelBinding(TEAM, 'C001')).toEqual({
+        teamId: TEAM,
+        channelId: 'C001',
+        projectName: 'staging',
+        updatedBy: 'U001',
+        updatedAt: 20,
+      });
+    });
+
+    it('keeps channels and teams apart', async () => {
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', projectName: 'prod', updatedBy: 'U001', updatedAt: 10 });
+      expect(await store.getChannelBinding(TEAM, 'C002')).toBeUndefined();
+      expect(await store.getChannelBinding(OTHER_TEAM, 'C001')).toBeUndefined();
+    });
+  });
+
+  describe('aliases', () => {
+    it('stores aliases lower-cased and finds them case-insensitively', async () => {
+      await store.putAlias(alias({ alias: 'StandUp' }));
+      expect(await store.getAlias(TEAM, 'STANDUP')).toEqual(alias({ alias: 'standup' }));
+    });
+
+    it('is unique per team: a second put with another case replaces the first', async () => {
+      await store.putAlias(alias({ alias: 'standup', sessionId: 'S1' }));
+      await store.putAlias(alias({ alias: 'Standup', sessionId: 'S2', createdBy: 'U002', createdAt: 5 }));
+      expect(await store.listAliases(TEAM)).toEqual([alias({ alias: 'standup', sessionId: 'S2', createdBy: 'U002', createdAt: 5 })]);
+    });
+
+    it('lets two teams use the same alias', async () => {
+      await store.putAlias(alias({ sessionId: 'S1' }));
+      await store.putAlias(alias({ teamId: OTHER_TEAM, sessionId: 'S2' }));
+      expect((await store.getAlias(TEAM, 'standup'))?.sessionId).toBe('S1');
+      expect((await store.getAlias(OTHER_TEAM, 'standup'))?.sessionId).toBe('S2');
+    });
+
+    it('lists alphabetically, by prefix (any case), with a limit', async () => {
+      for (const name of ['sales-weekly', 'standup', 'Stage', 'allhands', 'st%x', 'st_y']) {
+        await store.putAlias(alias({ alias: name }));
+      }
+      const names = async (prefix?: string, limit?: number) =>
+        (await store.listAliases(TEAM, prefix, limit)).map((a) => a.alias);
+
+      expect(await names()).toEqual(['allhands', 'sales-weekly', 'st%x', 'st_y', 'stage', 'standup']);
+      expect(await names('ST')).toEqual(['st%x', 'st_y', 'stage', 'standup']);
+      expect(await names('sta', 1)).toEqual(['stage']);
+      // LIKE wildcards in the prefix are taken literally.
+      expect(await names('st%')).toEqual(['st%x']);
+      expect(await names('st_')).toEqual(['st_y']);
+      expect(await names('zzz')).toEqual([]);
+    });
+
+    it('deletes, reporting whether the alias existed', async () => {
+      await store.putAlias(alias());
+      expect(await store.deleteAlias(TEAM, 'STANDUP')).toBe(true);
+      expect(await store.deleteAlias(TEAM, 'standup')).toBe(false);
+      expect(await store.getAlias(TEAM, 'standup')).toBeUndefined();
+    });
+  });
+
+  describe('recent sessions', () => {
+    it('lists newest first', async () => {
+      await store.touchRecentSession(use('S1', 100));
+      await store.touchRecentSession(use('S2', 200));
+      await store.touchRecentSession(use('S3', 300));
+      expect((await store.listRecentSessions(TEAM)).map((s) => s.sessionId)).toEqual(['S3', 'S2', 'S1']);
+    });
+
+    it('moves a re-used session to the top without duplicating it', async () => {
+      await store.touchRecentSession(use('S1', 100));
+      await store.touchRecentSession(use('S2', 200));
+      await store.touchRecentSession(use('S1', 300, { usedBy: 'U002' }));
+      expect(await store.listRecentSessions(TEAM)).toEqual([use('S1', 300, { usedBy: 'U002' }), use('S2', 200)]);
+    });
+
+    it('orders uses within the same millisecond by arrival', async () => {
+      await store.touchRecentSession(use('S1', 100));
+      await store.touchRecentSession(use('S2', 100));
+      await store.touchRecentSession(use('S1', 100));
+      expect((await store.listRecentSessions(TEAM)).map((s) => s.sessionId)).toEqual(['S1', 'S2']);
+    });
+
+    it('treats the same session ID in two projects as two entries', async () => {
+      await store.touchRecentSession(use('S1', 100, { projectName: 'prod' }));
+      await store.touchRecentSession(use('S1', 200, { projectName: 'staging' }));
+      expect((await store.listRecentSessions(TEAM)).map((s) => s.projectName)).toEqual(['staging', 'prod']);
+    });
+
+    it('keeps only the newest 50 per team, leaving other teams alone', async () => {
+      await store.touchRecentSession(use('other', 1, { teamId: OTHER_TEAM }));
+      for (let i = 1; i <= 55; i += 1) await store.touchRecentSession(use(`S${i}`, 1000 + i));
+
+      const kept = await store.listRecentSessions(TEAM, 100);
+      expect(kept).toHaveLength(50);
+      expect(kept[0]?.sessionId).toBe('S55');
+      expect(kept[49]?.sessionId).toBe('S6');
+      expect(await store.listRecentSessions(OTHER_TEAM)).toEqual([use('other', 1, { teamId: OTHER_TEAM })]);
+    });
+
+    it('applies the limit', async () => {
+      for (let i = 1; i <= 5; i += 1) await store.touchRecentSession(use(`S${i}`, i));
+      expect((await store.listRecentSessions(TEAM, 2)).map((s) => s.sessionId)).toEqual(['S5', 'S4']);
+    });
+  });
+
+  describe('audit', () => {
+    it('returns the stored entry with an id', async () => {
+      const stored = await store.appendAudit(audit(100, { outcome: 'error', error: 'video service answered 409' }));
+      expect(stored).toEqual({ ...audit(100, { outcome: 'error', error: 'video service answered 409' }), id: expect.any(Number) });
+    });
+
+    it('omits error when there was none', async () => {
+      const stored = await store.appendAudit(audit(100));
+      expect(stored).not.toHaveProperty('error');
+    });
+
+    it('lists newest first, per team, with a limit', async () => {
+      await store.appendAudit(audit(100, { command: 'first' }));
+      await store.appendAudit(audit(300, { command: 'third' }));
+      await store.appendAudit(audit(200, { command: 'second' }));
+      await store.appendAudit(audit(400, { teamId: OTHER_TEAM, command: 'elsewhere' }));
+
+      expect((await store.listAudit(TEAM)).map((e) => e.command)).toEqual(['third', 'second', 'first']);
+      expect((await store.listAudit(TEAM, 2)).map((e) => e.command)).toEqual(['third', 'second']);
+      expect((await store.listAudit(OTHER_TEAM)).map((e) => e.command)).toEqual(['elsewhere']);
+    });
+
+    it('orders entries with the same time by insertion', async () => {
+      const first = await store.appendAudit(audit(100, { command: 'a', outcome: 'denied' }));
+      const second = await store.appendAudit(audit(100, { command: 'b' }));
+      expect(second.id).toBeGreaterThan(first.id);
+      expect(await store.listAudit(TEAM)).toEqual([second, first]);
+    });
+  });
+
+  describe('secrets', () => {
+    it('is undefined for an unknown name', async () => {
+      expect(await store.getSecret('prod/apiSecret')).toBeUndefined();
+    });
+
+    it('upserts', async () => {
+      await store.putSecret({ name: 'prod/apiSecret', ciphertext: 'v1.one', updatedAt: 1 });
+      await store.putSecret({ name: 'prod/apiSecret', ciphertext: 'v1.two', updatedAt: 2 });
+      expect(await store.getSecret('prod/apiSecret')).toEqual({ name: 'prod/apiSecret', ciphertext: 'v1.two', updatedAt: 2 });
+    });
+  });
+
+  it('round-trips epoch-millisecond times beyond 32 bits', async () => {
+    const at = 1_767_225_600_123;
+    await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', sessionId: 'S', updatedBy: 'U', updatedAt: at });
+    expect((await store.getChannelBinding(TEAM, 'C001'))?.updatedAt).toBe(at);
+  });
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MEMORY, SqliteStore } from '../../src/store/sqlite';
+import { describeStoreContract } from './contract';
+
+describe('SqliteStore (in memory)', () => {
+  describeStoreContract(async () => new SqliteStore(MEMORY));
+});
+
+describe('SqliteStore (file)', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vidops-sqlite-'));
+  });
+
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates the directory, uses WAL and records the applied versions', async () => {
+    const path = join(dir, 'nested', 'data', 'vidops.sqlite');
+    const store = new SqliteStore(path);
+    await store.migrate();
+    await store.close();
+
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps data across restarts', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const first = new SqliteStore(path);
+    await first.migrate();
+    await first.putAlias({ teamId: 'T1', alias: 'daily', projectName: 'prod', sessionId: 'S1', createdBy: 'U1', createdAt: 1 });
+    await first.close();
+
+    const second = new SqliteStore(path);
+    await second.migrate();
+    expect((await second.getAlias('T1', 'daily'))?.sessionId).toBe('S1');
+    await second.close();
+  });
+
+  it('lets two processes on the same file migrate and share data', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const a = new SqliteStore(path);
+    const b = new SqliteStore(path);
+    await Promise.all([a.migrate(), b.migrate()]);
+    await a.putSecret({ name: 'k', ciphertext: 'c', updatedAt: 1 });
+    expect(await b.getSecret('k')).toEqual({ name: 'k', ciphertext: 'c', updatedAt: 1 });
+    await Promise.all([a.close(), b.close()]);
+  });
+});
