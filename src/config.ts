@@ -309,9 +309,9 @@ function readVideo(reader: EnvReader, required: boolean): VideoConfig | undefine
 
   const apiUrl = reader.value('VIDEO_API_URL');
   const defaultProject = file?.default ?? implicitDefault(projects);
-  if (file && file.default === undefined && defaultProject === undefined && projects.length > 1) {
+  if (defaultProject === undefined && projects.length > 1) {
     reader.problems.push(
-      `VIDOPS_PROJECTS_FILE (${projectsPath}): "default" is missing: set it to the name of the project ` +
+      `VIDOPS_PROJECTS_FILE (${projectsPath}): default is missing: set it to the name of the project ` +
         'that commands use when neither the command nor the channel names one',
     );
   }

@@ -11,8 +11,8 @@ export type LogThreshold = LogLevel | 'silent';
 
 export type LogFields = Record<string, unknown>;
 
-/** Where log lines go; `process.stdout` by default. */
-export interface LogSink {
+/** Where log lines go: any writable stream (`process.stdout` by default) or a test double. */
+export interface LogStream {
   write(line: string): unknown;
 }
 
@@ -24,13 +24,13 @@ export interface Logger {
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
   isLevelEnabled(level: LogLevel): boolean;
-  /** A logger writing to the same sink with `fields` added to every record. */
+  /** A logger writing to the same stream with `fields` added to every record. */
   child(fields: LogFields): Logger;
 }
 
 export interface LoggerOptions {
   level?: LogThreshold;
-  sink?: LogSink;
+  stream?: LogStream;
   /** Fields written with every record, e.g. `{ service: 'vidops' }`. */
   bindings?: LogFields;
   now?: () => number;
@@ -114,7 +114,7 @@ const RECORD_KEYS = new Set(['time', 'level', 'msg']);
 class JsonLogger implements Logger {
   constructor(
     readonly level: LogThreshold,
-    private readonly sink: LogSink,
+    private readonly stream: LogStream,
     private readonly bindings: LogFields,
     private readonly now: () => number,
   ) {}
@@ -140,7 +140,7 @@ class JsonLogger implements Logger {
   }
 
   child(fields: LogFields): Logger {
-    return new JsonLogger(this.level, this.sink, { ...this.bindings, ...fields }, this.now);
+    return new JsonLogger(this.level, this.stream, { ...this.bindings, ...fields }, this.now);
   }
 
   private write(level: LogLevel, msg: string, fields: LogFields | undefined): void {
@@ -152,7 +152,7 @@ class JsonLogger implements Logger {
       record[RECORD_KEYS.has(key) ? `fields.${key}` : key] = value;
     }
     try {
-      this.sink.write(`${JSON.stringify(record)}\n`);
+      this.stream.write(`${JSON.stringify(record)}\n`);
     } catch {
       // Logging must never take the process down (closed pipe, full disk).
     }
@@ -162,7 +162,7 @@ class JsonLogger implements Logger {
 export function createLogger(options: LoggerOptions = {}): Logger {
   return new JsonLogger(
     options.level ?? 'info',
-    options.sink ?? process.stdout,
+    options.stream ?? process.stdout,
     options.bindings ?? {},
     options.now ?? Date.now,
   );

@@ -293,7 +293,7 @@ describe('projects', () => {
   it('needs a default when there are several projects', () => {
     const path = file({ projects: [prod, staging] });
     expect(problems({ ...withoutPair, VIDOPS_PROJECTS_FILE: path })).toEqual([
-      `VIDOPS_PROJECTS_FILE (${path}): "default" is missing: set it to the name of the project that commands use when neither the command nor the channel names one`,
+      `VIDOPS_PROJECTS_FILE (${path}): default is missing: set it to the name of the project that commands use when neither the command nor the channel names one`,
     ]);
   });
 

@@ -6,9 +6,9 @@ const JWT =
 const BOT_TOKEN = 'xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp';
 const APP_TOKEN = 'xapp-1-A012345-1234567890-abcdef0123456789';
 
-function capture(options: Omit<LoggerOptions, 'sink'> = {}) {
+function capture(options: Omit<LoggerOptions, 'stream'> = {}) {
   const lines: string[] = [];
-  const logger = createLogger({ now: () => Date.UTC(2025, 0, 2, 3, 4, 5), ...options, sink: { write: (line: string) => lines.push(line) } });
+  const logger = createLogger({ now: () => Date.UTC(2025, 0, 2, 3, 4, 5), ...options, stream: { write: (line: string) => lines.push(line) } });
   const records = () => lines.map((line) => JSON.parse(line) as LogFields);
   return { logger, lines, records };
 }
@@ -69,8 +69,8 @@ describe('createLogger', () => {
     });
   });
 
-  it('survives a sink that throws', () => {
-    const logger = createLogger({ sink: { write: () => { throw new Error('EPIPE'); } } });
+  it('survives a stream that throws', () => {
+    const logger = createLogger({ stream: { write: () => { throw new Error('EPIPE'); } } });
     expect(() => logger.info('x')).not.toThrow();
   });
 });
