@@ -1,0 +1,68 @@
+/** Rounding and number formatting for usage figures, in one place so every view agrees. */
+
+const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** Minutes are reported as whole minutes, half up. */
+export const roundMinutes = (minutes: number): number => Math.round(minutes);
+
+/** "12,345 min"; "<1 min" for a sliver, so a non-zero day never reads as zero. */
+export function formatMinutes(minutes: number): string {
+  if (minutes > 0 && minutes < 0.5) return '<1 min';
+  return `${whole.format(roundMinutes(minutes))} min`;
+}
+
+/** "950", "1.2k", "12k", "3.4M": for axes, bar labels and tight spaces. */
+export function formatCompact(value: number): string {
+  const abs = Math.abs(value);
+  const sign = value < 0 ? '-' : '';
+  const scaled = (n: number, suffix: string) => {
+    const text = n >= 100 ? whole.format(n) : oneDecimal.format(n);
+    return `${sign}${text}${suffix}`;
+  };
+  if (abs >= 999_950_000) return scaled(abs / 1e9, 'B');
+  if (abs >= 999_950) return scaled(abs / 1e6, 'M');
+  if (abs >= 999.5) return scaled(abs / 1e3, 'k');
+  return `${sign}${whole.format(abs)}`;
+}
+
+/** A share 0..1 → "42%", "<1%" for a sliver. */
+export function formatShare(share: number): string {
+  if (share > 0 && share < 0.005) return '<1%';
+  return `${Math.round(share * 100)}%`;
+}
+
+/** Change of a total against the previous period. */
+export type Change =
+  | { kind: 'none' } // no previous period to compare with
+  | { kind: 'new' } // nothing before, something now
+  | { kind: 'same' }
+  | { kind: 'up' | 'down'; pct: number };
+
+export function change(current: number, previous: number | null): Change {
+  if (previous === null) return { kind: 'none' };
+  const cur = roundMinutes(current);
+  const prev = roundMinutes(previous);
+  if (prev === 0) return cur === 0 ? { kind: 'same' } : { kind: 'new' };
+  const pct = ((cur - prev) / prev) * 100;
+  if (Math.abs(pct) < 0.5) return { kind: 'same' };
+  return { kind: pct > 0 ? 'up' : 'down', pct: Math.abs(pct) };
+}
+
+/** "+12%", "−5%", "new", "no change", or "" with nothing to compare. */
+export function formatChange(c: Change): string {
+  switch (c.kind) {
+    case 'none':
+      return '';
+    case 'new':
+      return 'new';
+    case 'same':
+      return 'no change';
+    case 'up':
+    case 'down': {
+      const digits = c.pct >= 10 ? 0 : 1;
+      const text = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(c.pct);
+      return `${c.kind === 'up' ? '+' : '−'}${text}%`;
+    }
+  }
+}
