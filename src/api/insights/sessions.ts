@@ -58,6 +58,7 @@ export function sessionsQuery(projectId: string, sessionIds: readonly string[], 
 
 /** Splits session IDs into requests that each stay within the service's node budget. */
 export function chunkSessionIds(projectId: string, sessionIds: readonly string[], sizes: SessionDetailSizes = {}): string[][] {
+  if (sessionIds.length === 0) invalid('Give at least one session ID.');
   const perSession = estimateNodes(sessionsQuery(projectId, ['probe'], sizes));
   const perRequest = Math.floor(NODE_BUDGET / perSession);
   if (perRequest < 1) {
