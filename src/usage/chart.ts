@@ -50,14 +50,17 @@ export function canRenderText(): boolean {
   return textProbe;
 }
 
-/** Axis maximum and ticks at 1, 2 or 5 × 10ⁿ steps, about `target` of them. */
+/** Axis maximum and ticks at 1, 2 or 5 × 10ⁿ steps (never below 1 minute), as close to
+ * `target` intervals as those steps allow. */
 export function niceScale(maxValue: number, target = 5): { max: number; step: number; ticks: number[] } {
   if (!(maxValue > 0)) return { max: 10, step: 2, ticks: [0, 2, 4, 6, 8, 10] };
-  const rough = maxValue / target;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? 10 * magnitude;
-  const max = Math.ceil(maxValue / step - 1e-9) * step;
-  const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, i) => roundTo(i * step, step));
+  const magnitude = 10 ** Math.floor(Math.log10(maxValue / target));
+  const candidates = [1, 2, 5, 10, 20].map((m) => m * magnitude).filter((s) => s >= 1);
+  const steps = candidates.length > 0 ? candidates : [1];
+  const intervals = (s: number) => Math.ceil(maxValue / s - 1e-9);
+  const step = steps.reduce((best, s) => (Math.abs(intervals(s) - target) < Math.abs(intervals(best) - target) ? s : best));
+  const max = roundTo(intervals(step) * step, step);
+  const ticks = Array.from({ length: intervals(step) + 1 }, (_, i) => roundTo(i * step, step));
   return { max, step, ticks };
 }
 

@@ -316,11 +316,8 @@ export function freshnessOf(range: DateRange, now: number): Freshness {
   if (incompleteDays.length === range.days) {
     return { incompleteDays, note: `Every day of this range may still be incomplete: ${why}.` };
   }
-  const days =
-    incompleteDays.length <= 3
-      ? joinWords(incompleteDays.map(shortDay))
-      : `the last ${incompleteDays.length} days (from ${shortDay(incompleteDays[0]!)})`;
-  return { incompleteDays, note: `Figures for ${days} may still be incomplete: ${why}.` };
+  // At most the last three days of a range that ends today, so naming them stays short.
+  return { incompleteDays, note: `Figures for ${joinWords(incompleteDays.map(shortDay))} may still be incomplete: ${why}.` };
 }
 
 function joinWords(items: string[]): string {
