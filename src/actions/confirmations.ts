@@ -1,0 +1,70 @@
+/**
+ * The buttons of the confirmation cards: "Mute everyone" (from `/mute-all`), "Disconnect" (from
+ * `/kick`) — both behind Slack's confirm dialog — and "Cancel". The role is checked again on
+ * the click: a card can outlive a role.
+ */
+import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { authorize } from '../commands/authorize';
+import { performStateChange } from '../commands/perform';
+import type { Services } from '../services';
+import { replyEphemeral } from '../slack/respond';
+import { warning } from '../views/blocks';
+import { resolvedCard } from '../views/confirm';
+import { ACTION } from '../views/ids';
+import { kickNotice, muteAllNotice } from '../views/notices';
+import { KickTargetSchema, MuteAllTargetSchema, decodeValue, targetSession } from '../views/values';
+import { code } from '../slack/mrkdwn';
+import { fromBlockAction } from './context';
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & { client: App['client'] };
+
+const STALE = 'This button’s card is from an older version of vidops; run the command again.';
+
+export function register(app: App, services: Services): void {
+  app.action<BlockAction<ButtonAction>>(ACTION.confirmMuteAll, async ({ ack, body, action, respond, client }: ButtonArgs) => {
+    await ack();
+    const ix = fromBlockAction(services, client, body, respond, ACTION.confirmMuteAll);
+    const target = decodeValue(MuteAllTargetSchema, action.value);
+    if (!target) return replyEphemeral(ix, warning(STALE));
+    const s = targetSession(target);
+    const allowed = await authorize(ix, 'moderator', { what: '/mute-all', command: '/mute-all', target: `session ${s.sessionId}`, projectName: s.projectName });
+    if (!allowed) return;
+    const done = await performStateChange(ix, {
+      command: '/mute-all',
+      target: `session ${s.sessionId}${target.x.length > 0 ? ` except ${target.x.join(',')}` : ''}`,
+      projectName: s.projectName,
+      errorContext: { operation: 'mute-all', sessionId: s.sessionId },
+      call: (video) => video.moderation.muteAll(s.sessionId, { active: true, ...(target.x.length > 0 ? { excludedStreamIds: target.x } : {}) }),
+      notice: () => muteAllNotice(ix.userId, s, target.x),
+    });
+    if (done.ok) {
+      await replyEphemeral(ix, resolvedCard(`:white_check_mark: Everyone in ${code(s.alias ?? s.sessionId)} is muted.`), { replaceOriginal: true });
+    }
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION.confirmKick, async ({ ack, body, action, respond, client }: ButtonArgs) => {
+    await ack();
+    const ix = fromBlockAction(services, client, body, respond, ACTION.confirmKick);
+    const target = decodeValue(KickTargetSchema, action.value);
+    if (!target) return replyEphemeral(ix, warning(STALE));
+    const s = targetSession(target);
+    const allowed = await authorize(ix, 'moderator', { what: '/kick', command: '/kick', target: `connection ${target.c}`, projectName: s.projectName });
+    if (!allowed) return;
+    const done = await performStateChange(ix, {
+      command: '/kick',
+      target: `connection ${target.c} in session ${s.sessionId}`,
+      projectName: s.projectName,
+      errorContext: { operation: 'disconnect', sessionId: s.sessionId, connectionId: target.c },
+      call: (video) => video.moderation.disconnect(s.sessionId, target.c),
+      notice: () => kickNotice(ix.userId, s, target.c),
+    });
+    if (done.ok) {
+      await replyEphemeral(ix, resolvedCard(`:white_check_mark: ${code(target.c)} was disconnected.`), { replaceOriginal: true });
+    }
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION.cancel, async ({ ack, respond }: ButtonArgs) => {
+    await ack();
+    await respond({ delete_original: true });
+  });
+}

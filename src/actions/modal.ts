@@ -1,0 +1,14 @@
+/** Showing a message (a denial, an error, a result) in place of a modal's content. */
+import type { Interaction } from '../commands/command';
+import type { SlackMessage } from '../views/blocks';
+import { infoModal } from '../views/modals';
+
+/** The text of a one-section message, which is what denials, errors and results are. */
+export function mainText(message: SlackMessage): string {
+  const first = message.blocks[0];
+  return first && first.type === 'section' && first.text ? first.text.text : message.text;
+}
+
+export function showInModal(ix: Interaction, viewId: string, title: string) {
+  return (message: SlackMessage) => ix.client.views.update({ view_id: viewId, view: infoModal(title, mainText(message)) });
+}

@@ -1,0 +1,97 @@
+/**
+ * Every slash command, and the one listener shape they share:
+ * parse (pure) → ack within Slack's 3 s (help and usage errors are the ack itself) → check the
+ * role → run the handler, which answers through `respond` or posts in the channel.
+ */
+import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { Services } from '../services';
+import { replyEphemeral } from '../slack/respond';
+import { warning } from '../views/blocks';
+import { appHelp, commandHelp } from '../views/help';
+import { usageMessage } from '../views/usage';
+import { authorize } from './authorize';
+import type { CommandInvocation, SlashCommand } from './command';
+import { selectSubcommand, usageProblem } from './grammar';
+import { kickCommand } from './kick';
+import { muteCommand } from './mute';
+import { muteAllCommand } from './mute-all';
+import { sessionCommand } from './session';
+import { signalCommand } from './signal';
+import { streamsCommand } from './streams';
+import { unmuteAllCommand } from './unmute-all';
+import { videoCommand } from './video';
+
+export const COMMANDS: readonly SlashCommand[] = [
+  videoCommand,
+  streamsCommand,
+  muteCommand,
+  muteAllCommand,
+  unmuteAllCommand,
+  kickCommand,
+  signalCommand,
+  sessionCommand,
+];
+
+/** The slash commands the app registers (manifest.yml must declare exactly these). */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.command);
+
+type Ack = SlackCommandMiddlewareArgs['ack'];
+
+function ephemeralAck(ack: Ack, message: { text: string; blocks: unknown[] }): Promise<void> {
+  return ack({ response_type: 'ephemeral', text: message.text, blocks: message.blocks as never });
+}
+
+/** `/video help [command]` names another command: `/video help mute` or `/video help /mute`. */
+function helpTopic(text: string): SlashCommand | undefined {
+  const word = text.trim().split(/\s+/)[1];
+  if (!word) return undefined;
+  const name = word.startsWith('/') ? word : `/${word}`;
+  return COMMANDS.find((c) => c.command === name.toLowerCase());
+}
+
+export function commandListener(command: SlashCommand, services: Services) {
+  return async ({ command: payload, ack, respond, client }: SlackCommandMiddlewareArgs & { client: App['client'] }): Promise<void> => {
+    const selected = selectSubcommand(command, payload.text);
+    if (selected.kind === 'help') {
+      if (command === videoCommand && !selected.subcommand) {
+        const topic = helpTopic(payload.text);
+        return ephemeralAck(ack, topic ? commandHelp(topic) : appHelp(COMMANDS));
+      }
+      return ephemeralAck(ack, commandHelp(command, selected.subcommand));
+    }
+    if (selected.kind === 'usage') return ephemeralAck(ack, usageMessage(command.command, selected.problem));
+    const sub = selected.subcommand;
+    const prepared = sub.prepare(selected.tokens);
+    if (!prepared.ok) return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
+    await ack();
+
+    const logger = services.logger.child({ command: command.command, user: payload.user_id, channel: payload.channel_id });
+    const ix: CommandInvocation = {
+      services,
+      client,
+      logger,
+      teamId: payload.team_id,
+      userId: payload.user_id,
+      channelId: payload.channel_id,
+      triggerId: payload.trigger_id,
+      respond,
+      command: command.command,
+      text: payload.text,
+    };
+    const label = sub.name ? `${command.command} ${sub.name}` : command.command;
+    try {
+      const allowed = await authorize(ix, prepared.prepared.role, { what: label, command: label, target: prepared.prepared.target });
+      if (!allowed) return;
+      await prepared.prepared.run(ix);
+    } catch (error) {
+      logger.error('command failed', { error });
+      await replyEphemeral(ix, warning('Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.')).catch(
+        (replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }),
+      );
+    }
+  };
+}
+
+export function register(app: App, services: Services): void {
+  for (const command of COMMANDS) app.command(command.command, commandListener(command, services));
+}

@@ -1,0 +1,40 @@
+/** `/unmute-all [session]` — turns the session's mute-everyone state off (already muted streams stay muted). */
+import { z } from 'zod';
+import { replyEphemeral } from '../slack/respond';
+import { warning } from '../views/blocks';
+import { unmuteAllNotice } from '../views/notices';
+import { defineCommand, defineSubcommand } from './command';
+import { projectFlag, projectName, sessionRef } from './grammar';
+import { performStateChange } from './perform';
+import { resolveSession } from './session-ref';
+
+export const unmuteAllCommand = defineCommand({
+  command: '/unmute-all',
+  summary: 'Stop muting everyone: new streams join unmuted; streams already muted stay muted.',
+  subcommands: [
+    defineSubcommand({
+      summary: 'Turn off mute-everyone',
+      role: 'moderator',
+      args: {
+        positionals: [{ name: 'session', label: 'session', optional: true, description: 'session ID or alias; default: the channel’s session' }],
+        flags: [projectFlag],
+        schema: z.object({ session: sessionRef.optional(), project: projectName.optional() }),
+        examples: ['', 'standup'],
+      },
+      target: (args) => args.session ?? '',
+      async run(ix, args) {
+        const resolved = await resolveSession(ix.services, ix, args.session, args.project);
+        if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
+        const s = resolved.value;
+        await performStateChange(ix, {
+          command: '/unmute-all',
+          target: `session ${s.sessionId}`,
+          projectName: s.projectName,
+          errorContext: { operation: 'unmute-all', sessionId: s.sessionId },
+          call: (video) => video.moderation.muteAll(s.sessionId, { active: false }),
+          notice: () => unmuteAllNotice(ix.userId, s),
+        });
+      },
+    }),
+  ],
+});

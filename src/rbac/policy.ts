@@ -1,0 +1,99 @@
+/**
+ * The access policy (VIDOPS_POLICY / VIDOPS_POLICY_FILE): who holds which role, globally and per
+ * channel. Roles are ordered viewer < moderator < admin; holding a role grants the ones below it.
+ *
+ * ```json
+ * {
+ *   "defaultRole": "viewer",
+ *   "roles": {
+ *     "admin":     { "users": ["U012ABCDEF"], "groups": ["S0ADMINS"] },
+ *     "moderator": { "groups": ["S0ONCALL"] }
+ *   },
+ *   "channels": {
+ *     "C0STANDUP": { "moderator": { "groups": ["S0HOSTS"] } }
+ *   }
+ * }
+ * ```
+ *
+ * - `users` are Slack user IDs (U… or W…), `groups` Slack user-group IDs (S…); group members
+ *   are looked up with `usergroups.users.list` and cached for a few minutes.
+ * - `channels` grants roles only for commands run in that channel (and for buttons on messages
+ *   in it); they add to the global roles, never lower them.
+ * - `defaultRole` is what everyone else gets: `viewer` (default) or `none` (no access at all).
+ * - Without a policy, everyone is a viewer; the user IDs in VIDOPS_ADMINS are admins in every
+ *   case.
+ */
+import { z } from 'zod';
+
+const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, { error: 'a Slack user ID looks like U012ABCDEF' });
+const groupId = z.string().regex(/^S[A-Z0-9]{2,}$/, { error: 'a Slack user-group ID looks like S012ABCDEF' });
+const channelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'a Slack channel ID looks like C012ABCDEF' });
+
+export const GrantSchema = z
+  .object({
+    users: z.array(userId).default([]),
+    groups: z.array(groupId).default([]),
+  })
+  .strict();
+
+export const RoleGrantsSchema = z
+  .object({
+    viewer: GrantSchema.optional(),
+    moderator: GrantSchema.optional(),
+    admin: GrantSchema.optional(),
+  })
+  .strict();
+
+export const PolicySchema = z
+  .object({
+    defaultRole: z.enum(['none', 'viewer']).default('viewer'),
+    roles: RoleGrantsSchema.default({}),
+    channels: z.record(channelId, RoleGrantsSchema).default({}),
+  })
+  .strict();
+
+export type Grant = z.output<typeof GrantSchema>;
+export type RoleGrants = z.output<typeof RoleGrantsSchema>;
+export type Policy = z.output<typeof PolicySchema>;
+
+export const EMPTY_POLICY: Policy = { defaultRole: 'viewer', roles: {}, channels: {} };
+
+export type PolicyResult = { ok: true; policy: Policy } | { ok: false; problems: string[] };
+
+/**
+ * Reads the policy from what the configuration holds: nothing, JSON text, or an already parsed
+ * value. Problems name the JSON path, e.g. `roles.admin.users[0]: a Slack user ID looks like …`.
+ */
+export function parsePolicy(source: unknown): PolicyResult {
+  if (source === undefined || source === null || (typeof source === 'string' && source.trim() === '')) {
+    return { ok: true, policy: EMPTY_POLICY };
+  }
+  let value = source;
+  if (typeof source === 'string') {
+    try {
+      value = JSON.parse(source);
+    } catch (err) {
+      return { ok: false, problems: [`the policy is not valid JSON (${(err as Error).message})`] };
+    }
+  }
+  const parsed = PolicySchema.safeParse(value);
+  if (parsed.success) return { ok: true, policy: parsed.data };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => `${formatPath(issue.path) || 'policy'}: ${issue.message}`),
+  };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += (out ? '.' : '') + String(key);
+  }
+  return out;
+}
+
+/** Every user ID the policy makes an admin directly (used to tell people whom to ask). */
+export function policyAdmins(policy: Policy): string[] {
+  return [...(policy.roles.admin?.users ?? [])];
+}

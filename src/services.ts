@@ -1,0 +1,120 @@
+/**
+ * The small container every listener receives: the store, the logger, the projects (one
+ * VideoClient per project), who may do what, where audit lines go, and the clock. Built once at
+ * start-up from the validated configuration; tests build it from their own parts.
+ */
+import { VideoClient } from './api';
+import type { Logger } from './log';
+import { Authorizer } from './rbac';
+import type { Policy } from './rbac/policy';
+import { UsergroupCache } from './slack/usergroups';
+import type { Store } from './store/types';
+
+export interface ProjectSettings {
+  name: string;
+  apiKey: string;
+  apiSecret: string;
+  /** Slack channel IDs whose commands use this project unless told otherwise. */
+  channels: readonly string[];
+}
+
+export interface VideoSettings {
+  apiUrl: string;
+  /** Account-level credentials (project administration). */
+  account?: { apiKey: string; apiSecret: string };
+}
+
+/** The part of a project's VideoClient the Slack app uses. */
+export type ProjectClient = Pick<VideoClient, 'sessions' | 'signals' | 'moderation' | 'streams'>;
+
+export type ClientFactory = (project: ProjectSettings, video: VideoSettings) => ProjectClient;
+
+const defaultClientFactory: ClientFactory = (project, video) =>
+  new VideoClient({
+    baseUrl: video.apiUrl,
+    apiKey: project.apiKey,
+    apiSecret: project.apiSecret,
+    accountApiKey: video.account?.apiKey,
+    accountApiSecret: video.account?.apiSecret,
+  });
+
+/** The configured projects and one lazily created VideoClient per project. */
+export class ProjectRegistry {
+  private readonly byName = new Map<string, ProjectSettings>();
+  private readonly clients = new Map<string, ProjectClient>();
+  private readonly byChannel = new Map<string, string>();
+
+  constructor(
+    projects: readonly ProjectSettings[],
+    readonly defaultName: string,
+    private readonly video: VideoSettings,
+    private readonly factory: ClientFactory = defaultClientFactory,
+  ) {
+    for (const project of projects) {
+      this.byName.set(project.name, project);
+      for (const channel of project.channels) if (!this.byChannel.has(channel)) this.byChannel.set(channel, project.name);
+    }
+    if (!this.byName.has(defaultName)) throw new Error(`the default project “${defaultName}” is not configured`);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** The project whose configured `channels` list this channel, if any. */
+  configuredFor(channelId: string): string | undefined {
+    return this.byChannel.get(channelId);
+  }
+
+  client(name: string): ProjectClient {
+    const existing = this.clients.get(name);
+    if (existing) return existing;
+    const project = this.byName.get(name);
+    if (!project) throw new Error(`unknown project “${name}”`);
+    const client = this.factory(project, this.video);
+    this.clients.set(name, client);
+    return client;
+  }
+}
+
+export interface Services {
+  store: Store;
+  logger: Logger;
+  projects: ProjectRegistry;
+  authorizer: Authorizer;
+  /** Channel that receives one line per audited action, when configured. */
+  auditChannel?: string;
+  clock: () => number;
+}
+
+export interface ServicesInput {
+  store: Store;
+  logger: Logger;
+  projects: readonly ProjectSettings[];
+  defaultProject: string;
+  video: VideoSettings;
+  policy?: Policy;
+  admins?: readonly string[];
+  auditChannel?: string;
+  clock?: () => number;
+  clientFactory?: ClientFactory;
+  /** How long user-group members are cached (default 5 minutes). */
+  usergroupTtlMs?: number;
+}
+
+export function createServices(input: ServicesInput): Services {
+  const clock = input.clock ?? Date.now;
+  const usergroups = new UsergroupCache({ ttlMs: input.usergroupTtlMs, clock });
+  return {
+    store: input.store,
+    logger: input.logger,
+    projects: new ProjectRegistry(input.projects, input.defaultProject, input.video, input.clientFactory),
+    authorizer: new Authorizer(input.policy, input.admins ?? [], usergroups, input.logger.child({ component: 'rbac' })),
+    auditChannel: input.auditChannel,
+    clock,
+  };
+}

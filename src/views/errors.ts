@@ -1,0 +1,130 @@
+/**
+ * Failures as people read them: one sentence saying what happened and what to do next.
+ * Never a stack, a raw body or an HTTP path; user- and service-supplied text is escaped.
+ */
+import {
+  VideoApiError,
+  VideoAuthError,
+  VideoConflictError,
+  VideoConnectionError,
+  VideoNotFoundError,
+  VideoRateLimitError,
+  VideoTimeoutError,
+  VideoValidationError,
+} from '../api';
+import { parseErrorBody } from '../api/errors';
+import { code, escapeAndTruncate } from '../slack/mrkdwn';
+import { type SlackMessage, textMessage } from './blocks';
+
+/** What the app was doing when the error happened; picks the wording of 404s and 409s. */
+export type Operation =
+  | 'list-streams'
+  | 'mute-stream'
+  | 'mute-all'
+  | 'unmute-all'
+  | 'disconnect'
+  | 'signal'
+  | 'set-layout-classes'
+  | 'create-session';
+
+export interface ErrorContext {
+  operation: Operation;
+  project?: string;
+  sessionId?: string;
+  streamId?: string;
+  connectionId?: string;
+}
+
+const ROUTED_ONLY = 'this session is relayed; recording, broadcast, SIP and audio need a routed session (create one with `/session create` without `--relayed`)';
+
+function serviceMessage(err: VideoApiError): string | undefined {
+  const parsed = err.raw ? parseErrorBody(err.raw).message : undefined;
+  return parsed ? escapeAndTruncate(parsed, 200) : undefined;
+}
+
+function sessionLabel(ctx: ErrorContext): string {
+  return ctx.sessionId ? `session ${code(ctx.sessionId)}` : 'the session';
+}
+
+function projectLabel(ctx: ErrorContext): string {
+  return ctx.project ? `project *${escapeAndTruncate(ctx.project, 100)}*` : 'this project';
+}
+
+function notFound(ctx: ErrorContext): string {
+  switch (ctx.operation) {
+    case 'disconnect':
+    case 'signal':
+      if (ctx.connectionId) {
+        return `Connection ${code(ctx.connectionId)} is not connected to ${sessionLabel(ctx)} (it may have left already); nothing was sent.`;
+      }
+      return `${capitalize(sessionLabel(ctx))} was not found in ${projectLabel(ctx)}, or nobody is connected to it; check the ID or alias.`;
+    case 'mute-stream':
+      return `Stream ${code(ctx.streamId ?? '?')} was not found in ${sessionLabel(ctx)}; it may have stopped publishing. \`/streams\` lists the current streams.`;
+    case 'list-streams':
+      return `Nobody is publishing in ${sessionLabel(ctx)} yet (or the session ID is wrong).`;
+    default:
+      return `${capitalize(sessionLabel(ctx))} was not found in ${projectLabel(ctx)}; check the ID or alias (\`/video use\` shows this channel's session).`;
+  }
+}
+
+function conflict(err: VideoApiError, ctx: ErrorContext): string {
+  const said = serviceMessage(err);
+  if (said && /routed|relayed|p2p|media ?mode|media router/i.test(said)) return capitalize(ROUTED_ONLY) + '.';
+  return `The video service refused because of the current state of ${sessionLabel(ctx)}${said ? `: ${said}` : ''}; nothing was changed.`;
+}
+
+/** One mrkdwn sentence (or two) for any error thrown while serving a command. */
+export function describeError(err: unknown, ctx: ErrorContext): string {
+  if (err instanceof VideoValidationError) {
+    return `${escapeAndTruncate(err.message, 500)} — nothing was sent; fix it and try again.`;
+  }
+  if (err instanceof VideoAuthError) {
+    return `The video service refused the credentials of ${projectLabel(ctx)} (wrong API key or secret, or the project is suspended); nothing was changed. Ask an admin to check the project's key and status.`;
+  }
+  if (err instanceof VideoNotFoundError) return notFound(ctx);
+  if (err instanceof VideoConflictError) return conflict(err, ctx);
+  if (err instanceof VideoRateLimitError) {
+    const wait = err.retryAfterMs ? ` in ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s` : ' in a moment';
+    return `The video service is limiting how fast we call it; nothing was changed. Try again${wait}.`;
+  }
+  if (err instanceof VideoTimeoutError) {
+    return 'The video service did not answer in time, so the change may not have been made. Check with `/streams` and try again.';
+  }
+  if (err instanceof VideoConnectionError) {
+    return 'The video service could not be reached; nothing was changed. Try again in a moment.';
+  }
+  if (err instanceof VideoApiError) {
+    const said = serviceMessage(err);
+    switch (err.status) {
+      case 400:
+        return `The video service rejected the request as invalid${said ? `: ${said}` : ''}; nothing was changed.`;
+      case 408:
+        return `The video service says the stream ID is invalid; \`/streams\` lists the current streams.`;
+      case 413:
+        return 'The signal is too large (type at most 128 bytes, data at most 8 kB); nothing was sent.';
+      default:
+        if (err.status !== undefined && err.status >= 500) {
+          return `The video service did not answer properly (error ${err.status}); nothing was changed. Try again in a moment.`;
+        }
+        return `The video service refused the request${said ? `: ${said}` : ''}; nothing was changed.`;
+    }
+  }
+  return 'Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.';
+}
+
+/** A short code for the audit log (`error` column). */
+export function auditErrorCode(err: unknown): string {
+  if (err instanceof VideoApiError) {
+    const status = err.status !== undefined ? ` ${err.status}` : '';
+    return `${err.name}${status}`.slice(0, 200);
+  }
+  return err instanceof Error ? err.name : 'Error';
+}
+
+export function errorMessage(err: unknown, ctx: ErrorContext): SlackMessage {
+  return textMessage(`:warning: ${describeError(err, ctx)}`);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

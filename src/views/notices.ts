@@ -1,0 +1,96 @@
+/**
+ * In-channel notices for state changes: who did what to which session, so the channel sees
+ * every change made through the app.
+ */
+import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
+import { type SlackMessage, context, section, stripMrkdwn } from './blocks';
+
+export interface SessionRef {
+  projectName: string;
+  sessionId: string;
+  alias?: string;
+}
+
+function sessionText(s: SessionRef): string {
+  return s.alias ? `session ${code(s.alias)}` : `session ${code(s.sessionId)}`;
+}
+
+function footer(s: SessionRef): string {
+  const id = s.alias ? ` · session ID ${code(s.sessionId)}` : '';
+  return `Project *${escapeAndTruncate(s.projectName, 100)}*${id}`;
+}
+
+function notice(icon: string, sentence: string, s: SessionRef, extra?: string): SlackMessage {
+  const blocks = [section(`${icon} ${sentence}`)];
+  if (extra) blocks.push(section(extra));
+  blocks.push(context(footer(s)));
+  return { text: stripMrkdwn(sentence), blocks };
+}
+
+export function muteStreamNotice(actor: string, s: SessionRef, streamId: string, streamName?: string): SlackMessage {
+  const name = streamName ? ` (*${escapeAndTruncate(streamName, 200)}*)` : '';
+  return notice(':mute:', `${userMention(actor)} muted stream ${code(streamId)}${name} in ${sessionText(s)}.`, s);
+}
+
+export function muteAllNotice(actor: string, s: SessionRef, excluded: readonly string[]): SlackMessage {
+  const except =
+    excluded.length > 0 ? ` except ${excluded.slice(0, 20).map(code).join(', ')}${excluded.length > 20 ? ` and ${excluded.length - 20} more` : ''}` : '';
+  return notice(
+    ':mute:',
+    `${userMention(actor)} muted everyone in ${sessionText(s)}${except}.`,
+    s,
+    'Streams that start publishing from now on are muted too, until someone runs `/unmute-all`.',
+  );
+}
+
+export function unmuteAllNotice(actor: string, s: SessionRef): SlackMessage {
+  return notice(
+    ':loud_sound:',
+    `${userMention(actor)} turned off mute-everyone in ${sessionText(s)}.`,
+    s,
+    'New streams will join unmuted. Streams that are already muted stay muted; their owners unmute themselves.',
+  );
+}
+
+export function kickNotice(actor: string, s: SessionRef, connectionId: string): SlackMessage {
+  return notice(':door:', `${userMention(actor)} disconnected ${code(connectionId)} from ${sessionText(s)}.`, s);
+}
+
+export function signalNotice(actor: string, s: SessionRef, signal: { type: string; data: string; to?: string }): SlackMessage {
+  const who = signal.to ? `connection ${code(signal.to)} in ${sessionText(s)}` : `everyone in ${sessionText(s)}`;
+  const preview = signal.data.length > 0 ? `> ${escapeAndTruncate(signal.data, 300).replace(/\n/g, '\n> ')}` : undefined;
+  return notice(':satellite_antenna:', `${userMention(actor)} sent a ${code(signal.type)} signal to ${who}.`, s, preview);
+}
+
+export function layoutClassesNotice(actor: string, s: SessionRef, changes: readonly { id: string; layoutClassList: readonly string[] }[]): SlackMessage {
+  const lines = changes
+    .slice(0, 20)
+    .map((c) => `• ${code(c.id)} → ${c.layoutClassList.length > 0 ? c.layoutClassList.map(code).join(' ') : '_no classes_'}`);
+  if (changes.length > 20) lines.push(`… and ${changes.length - 20} more`);
+  const count = changes.length === 1 ? '1 stream' : `${changes.length} streams`;
+  return notice(':art:', `${userMention(actor)} changed the layout classes of ${count} in ${sessionText(s)}.`, s, lines.join('\n'));
+}
+
+export interface CreatedSession extends SessionRef {
+  mediaMode: 'routed' | 'relayed';
+  archiveAlways: boolean;
+  e2ee: boolean;
+  boundToChannel: boolean;
+}
+
+export function sessionCreatedNotice(actor: string, s: CreatedSession): SlackMessage {
+  const traits = [s.mediaMode, s.archiveAlways ? 'archived automatically' : undefined, s.e2ee ? 'end-to-end encrypted' : undefined]
+    .filter(Boolean)
+    .join(', ');
+  const lines = [`Session ID: ${code(s.sessionId)}`];
+  if (s.alias) lines.push(`Alias: ${code(s.alias)} (use it in place of the ID)`);
+  if (s.boundToChannel) lines.push('It is now this channel’s default session.');
+  return {
+    text: `New session ${s.alias ?? s.sessionId}`,
+    blocks: [
+      section(`:movie_camera: ${userMention(actor)} created a ${traits} session${s.alias ? ` ${code(s.alias)}` : ''}.`),
+      section(lines.join('\n')),
+      context(`Project *${escapeAndTruncate(s.projectName, 100)}*`),
+    ],
+  };
+}

@@ -1,0 +1,316 @@
+/**
+ * A fake Slack Web API on 127.0.0.1 for end-to-end tests (the app's WebClient points at it via
+ * `slackApiUrl`). It implements the methods the app calls with realistic `ok` bodies, records
+ * every call (method, parsed body, token), serves `response_url`s and records what was posted to
+ * them, and has fault knobs (429 with Retry-After, 500, Slack errors such as `not_in_channel`).
+ *
+ * Waiting is event-driven: `waitForCall` resolves the moment a matching call is recorded.
+ */
+import { EventEmitter } from 'node:events';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedCall {
+  /** Web API method, e.g. `chat.postMessage`. */
+  method: string;
+  /** Form fields or JSON body; JSON-valued form fields (blocks, view) are parsed. */
+  body: Record<string, unknown>;
+  token?: string;
+  at: number;
+  seq: number;
+}
+
+export interface RecordedResponse {
+  /** The id in the response_url path. */
+  id: string;
+  body: Record<string, unknown>;
+  at: number;
+  seq: number;
+}
+
+export type Fault = { status: 429; retryAfterSeconds: number } | { status: 500 } | { error: string };
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  teamId?: string;
+  botUserId?: string;
+}
+
+export interface FakeSlack {
+  readonly url: string;
+  /** The `slackApiUrl` for WebClient (ends with `/api/`). */
+  readonly apiUrl: string;
+  readonly calls: readonly RecordedCall[];
+  readonly responses: readonly RecordedResponse[];
+  readonly teamId: string;
+  readonly botUserId: string;
+  /** A fresh response_url served by this fake. */
+  newResponseUrl(): string;
+  /** Makes `chat.postMessage` (and postEphemeral) answer `not_in_channel` for these channels. */
+  setNotInChannel(channelId: string, notIn?: boolean): void;
+  /** Members of a user group, for `usergroups.users.list`. */
+  setUsergroup(groupId: string, users: string[]): void;
+  /** The next `times` calls of `method` answer with the fault instead. */
+  failNext(method: string, fault: Fault, times?: number): void;
+  /** Calls of `method` recorded after `since` (a sequence mark from `mark()`), oldest first. */
+  callsOf(method: string, since?: number): RecordedCall[];
+  /** The sequence number the next record will get; pass it as `since`. */
+  mark(): number;
+  waitForCall(method: string, predicate?: (call: RecordedCall) => boolean, options?: WaitOptions): Promise<RecordedCall>;
+  waitForResponse(id: string, predicate?: (r: RecordedResponse) => boolean, options?: WaitOptions): Promise<RecordedResponse>;
+  responsesTo(id: string): RecordedResponse[];
+  close(): Promise<void>;
+}
+
+export interface WaitOptions {
+  /** Only records with seq >= since count. */
+  since?: number;
+  timeoutMs?: number;
+}
+
+interface ViewRecord {
+  id: string;
+  hash: string;
+  view: Record<string, unknown>;
+}
+
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata']);
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const botToken = options.botToken ?? 'xoxb-test-token';
+  const teamId = options.teamId ?? 'T0TEST';
+  const botUserId = options.botUserId ?? 'U0BOT';
+  const calls: RecordedCall[] = [];
+  const responses: RecordedResponse[] = [];
+  const notInChannel = new Set<string>();
+  const usergroups = new Map<string, string[]>();
+  const faults = new Map<string, { fault: Fault; remaining: number }[]>();
+  const views = new Map<string, ViewRecord>();
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  let seq = 0;
+  let tsCounter = 0;
+  let idCounter = 0;
+  let responseCounter = 0;
+
+  const nextTs = (): string => {
+    tsCounter++;
+    return `${1_700_000_000 + tsCounter}.${String(tsCounter).padStart(6, '0')}`;
+  };
+  const nextId = (prefix: string): string => `${prefix}${String(++idCounter).padStart(8, '0')}`;
+
+  function takeFault(method: string): Fault | undefined {
+    const queue = faults.get(method);
+    const head = queue?.[0];
+    if (!head) return undefined;
+    head.remaining--;
+    if (head.remaining <= 0) queue!.shift();
+    return head.fault;
+  }
+
+  function answerMethod(method: string, body: Record<string, unknown>): Record<string, unknown> {
+    const channel = typeof body.channel === 'string' ? body.channel : undefined;
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, url: 'https://vidops-test.slack.com/', team: 'vidops test', user: 'vidops', team_id: teamId, user_id: botUserId, bot_id: 'B0BOT', is_enterprise_install: false };
+      case 'chat.postMessage': {
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        if (body.text === undefined && body.blocks === undefined && body.attachments === undefined) return { ok: false, error: 'no_text' };
+        const ts = nextTs();
+        const resolved = channel.startsWith('U') ? `D${channel.slice(1)}` : channel;
+        return { ok: true, channel: resolved, ts, message: { type: 'message', user: botUserId, bot_id: 'B0BOT', text: body.text ?? '', blocks: body.blocks, ts } };
+      }
+      case 'chat.postEphemeral':
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        return { ok: true, message_ts: nextTs() };
+      case 'chat.update':
+        if (!channel || typeof body.ts !== 'string') return { ok: false, error: 'message_not_found' };
+        return { ok: true, channel, ts: body.ts, text: body.text ?? '', message: { text: body.text ?? '', blocks: body.blocks } };
+      case 'views.open':
+      case 'views.push': {
+        if (typeof body.trigger_id !== 'string' || body.trigger_id.length === 0) return { ok: false, error: 'invalid_trigger_id' };
+        return { ok: true, view: storeView(nextId('V'), body.view) };
+      }
+      case 'views.update': {
+        const id = typeof body.view_id === 'string' ? body.view_id : undefined;
+        const existing = id ? views.get(id) : [...views.values()].find((v) => v.view.external_id === body.external_id);
+        if (!existing) return { ok: false, error: 'not_found' };
+        if (typeof body.hash === 'string' && body.hash !== existing.hash) return { ok: false, error: 'hash_conflict' };
+        return { ok: true, view: storeView(existing.id, body.view) };
+      }
+      case 'views.publish':
+        if (typeof body.user_id !== 'string') return { ok: false, error: 'invalid_arguments' };
+        return { ok: true, view: storeView(nextId('V'), body.view) };
+      case 'usergroups.users.list': {
+        const group = typeof body.usergroup === 'string' ? body.usergroup : '';
+        const users = usergroups.get(group);
+        if (!users) return { ok: false, error: 'no_such_subteam' };
+        return { ok: true, users };
+      }
+      case 'users.info': {
+        const user = typeof body.user === 'string' ? body.user : '';
+        if (!/^[UW]/.test(user)) return { ok: false, error: 'user_not_found' };
+        return { ok: true, user: { id: user, team_id: teamId, name: user.toLowerCase(), real_name: `User ${user}`, tz: 'Europe/Paris', profile: { display_name: user.toLowerCase() } } };
+      }
+      case 'conversations.info': {
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        return { ok: true, channel: { id: channel, name: channel.toLowerCase(), is_channel: true, is_member: !notInChannel.has(channel) } };
+      }
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  function storeView(id: string, view: unknown): Record<string, unknown> {
+    const record: ViewRecord = { id, hash: `${Date.now()}.${nextId('h')}`, view: { ...(view as Record<string, unknown>), id } };
+    views.set(id, record);
+    return { ...record.view, hash: record.hash, team_id: teamId };
+  }
+
+  function record<T extends { seq: number }>(list: T[], item: T, event: string): void {
+    list.push(item);
+    events.emit(event, item);
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function parseBody(raw: string, contentType: string): Record<string, unknown> {
+    if (contentType.includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of new URLSearchParams(raw)) {
+      if (JSON_FIELDS.has(key)) {
+        try {
+          out[key] = JSON.parse(value);
+          continue;
+        } catch {
+          // Slack would reject it; record it as sent.
+        }
+      }
+      out[key] = value;
+    }
+    return out;
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    res.end(JSON.stringify(body));
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const raw = await readBody(req);
+      const contentType = String(req.headers['content-type'] ?? '');
+      let body: Record<string, unknown>;
+      try {
+        body = parseBody(raw, contentType);
+      } catch {
+        send(res, 400, { ok: false, error: 'invalid_json' });
+        return;
+      }
+      if (url.pathname.startsWith('/response/')) {
+        const id = url.pathname.slice('/response/'.length);
+        record(responses, { id, body, at: Date.now(), seq: seq++ }, 'response');
+        send(res, 200, { ok: true });
+        return;
+      }
+      if (!url.pathname.startsWith('/api/')) {
+        send(res, 404, { ok: false, error: 'not_found' });
+        return;
+      }
+      const method = url.pathname.slice('/api/'.length);
+      const auth = String(req.headers.authorization ?? '');
+      const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : typeof body.token === 'string' ? body.token : undefined;
+      record(calls, { method, body, token, at: Date.now(), seq: seq++ }, 'call');
+      const fault = takeFault(method);
+      if (fault) {
+        if ('error' in fault) send(res, 200, { ok: false, error: fault.error });
+        else if (fault.status === 429) send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(fault.retryAfterSeconds) });
+        else send(res, 500, { ok: false, error: 'internal_error' });
+        return;
+      }
+      if (token === undefined) {
+        send(res, 200, { ok: false, error: 'not_authed' });
+        return;
+      }
+      if (token !== botToken) {
+        send(res, 200, { ok: false, error: 'invalid_auth' });
+        return;
+      }
+      send(res, 200, answerMethod(method, body));
+    })().catch((err: unknown) => {
+      send(res, 500, { ok: false, error: 'fake_slack_failure', detail: String(err) });
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  function waitFor<T extends { seq: number }>(
+    list: T[],
+    event: string,
+    matches: (item: T) => boolean,
+    describe: string,
+    options: WaitOptions = {},
+  ): Promise<T> {
+    const since = options.since ?? 0;
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    const test = (item: T): boolean => item.seq >= since && matches(item);
+    const found = list.find(test);
+    if (found) return Promise.resolve(found);
+    return new Promise<T>((resolve, reject) => {
+      const onItem = (item: T): void => {
+        if (!test(item)) return;
+        clearTimeout(timer);
+        events.off(event, onItem);
+        resolve(item);
+      };
+      const timer = setTimeout(() => {
+        events.off(event, onItem);
+        reject(new Error(`fake Slack: no ${describe} within ${timeoutMs} ms (recorded: ${list.map((i) => ('method' in i ? String(i.method) : 'response')).join(', ') || 'nothing'})`));
+      }, timeoutMs);
+      events.on(event, onItem);
+    });
+  }
+
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    calls,
+    responses,
+    teamId,
+    botUserId,
+    newResponseUrl: () => `${url}/response/R${String(++responseCounter).padStart(6, '0')}`,
+    setNotInChannel(channelId, notIn = true) {
+      if (notIn) notInChannel.add(channelId);
+      else notInChannel.delete(channelId);
+    },
+    setUsergroup(groupId, users) {
+      usergroups.set(groupId, [...users]);
+    },
+    failNext(method, fault, times = 1) {
+      const queue = faults.get(method) ?? [];
+      queue.push({ fault, remaining: times });
+      faults.set(method, queue);
+    },
+    callsOf: (method, since = 0) => calls.filter((c) => c.method === method && c.seq >= since),
+    mark: () => seq,
+    waitForCall: (method, predicate = () => true, options) =>
+      waitFor(calls, 'call', (c) => c.method === method && predicate(c), `${method} call matching`, options),
+    waitForResponse: (id, predicate = () => true, options) =>
+      waitFor(responses, 'response', (r) => r.id === id && predicate(r), `response to ${id}`, options),
+    responsesTo: (id) => responses.filter((r) => r.id === id),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
