@@ -404,6 +404,22 @@ describe('InsightsClient: retries', () => {
   });
 });
 
+describe('InsightsClient: cancellation', () => {
+  it('reports a cancelled request as ABORTED, whether queued or in flight', async () => {
+    const queued = new AbortController();
+    queued.abort();
+    await expect(client().projectUsagePage({ start: START }, { signal: queued.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(server.requests).toHaveLength(0);
+
+    const inFlight = new AbortController();
+    server.setHandler(() => {
+      inFlight.abort();
+      return usagePage([]);
+    });
+    await expect(client().projectUsagePage({ start: START }, { signal: inFlight.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});
+
 describe('InsightsClient: rate limit', () => {
   it('sends at most 99 requests per 30 s for one key, across clients', async () => {
     server.setHandler(() => usagePage([]));

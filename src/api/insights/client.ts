@@ -128,11 +128,17 @@ export class InsightsClient {
     }
     const body = JSON.stringify({ query: printQuery(document) });
     const policy = { ...this.retry, maxRetries: options.maxRetries ?? this.retry.maxRetries };
-    for (let retries = 0; ; retries++) {
-      const attempt = await this.attempt(body, options);
-      if (attempt.ok) return parseData(attempt.data, schema);
-      if (!attempt.failure || !shouldRetry(attempt.failure, retries, policy)) throw attempt.error;
-      await this.clock.sleep(retryDelayMs(attempt.failure, retries, policy, this.random), options.signal);
+    try {
+      for (let retries = 0; ; retries++) {
+        const attempt = await this.attempt(body, options);
+        if (attempt.ok) return parseData(attempt.data, schema);
+        if (!attempt.failure || !shouldRetry(attempt.failure, retries, policy)) throw attempt.error;
+        await this.clock.sleep(retryDelayMs(attempt.failure, retries, policy, this.random), options.signal);
+      }
+    } catch (error) {
+      // Cancelled while queued for the rate limit or between retries.
+      if (error instanceof InsightsError || !options.signal?.aborted) throw error;
+      throw new InsightsError('The Insights request was cancelled.', { code: 'ABORTED', cause: error });
     }
   }
 
@@ -169,13 +175,13 @@ export class InsightsClient {
     const envelope = envelopeSchema.safeParse(parseJson(text));
     const errors = envelope.success ? toErrorInfos(envelope.data.errors ?? []) : [];
     const transient = status === 429 || status >= 500;
+    const retryAfterMs = parseRetryAfter(retryAfterHeader, this.clock.now());
     if (errors.length > 0) {
       const error = fromGraphqlErrors(errors, status, this.secrets);
       const code = typeof error.code === 'number' ? error.code : undefined;
-      return { ok: false, error, failure: transient ? { kind: 'status', status } : { kind: 'graphql', errorCode: code } };
+      return { ok: false, error, failure: transient ? { kind: 'status', status, retryAfterMs } : { kind: 'graphql', errorCode: code } };
     }
     if (status >= 400) {
-      const retryAfterMs = parseRetryAfter(retryAfterHeader, this.clock.now());
       return { ok: false, error: fromHttpStatus(status, text, this.secrets, retryAfterMs), failure: { kind: 'status', status, retryAfterMs } };
     }
     const data = envelope.success ? envelope.data.data : undefined;

@@ -1,0 +1,47 @@
+export {
+  parseRange,
+  previousPeriod,
+  clipToRetention,
+  describeRange,
+  eachDay,
+  pacificDate,
+  pacificMidnight,
+  makeRange,
+  retentionFloor,
+  RANGE_FORMATS,
+  RETENTION_DAYS,
+  PACIFIC_TZ,
+  type DateRange,
+  type IsoDate,
+  type ParsedRange,
+  type RangeKind,
+  type RangeResult,
+  type Dataset,
+} from './ranges';
+export {
+  buildUsageReport,
+  dailySeries,
+  freshnessOf,
+  dimensionLabel,
+  BREAKDOWNS,
+  BREAKDOWN_GROUP_BY,
+  type BreakdownBy,
+  type UsageReport,
+  type ReportInput,
+  type Total,
+  type TierRow,
+  type ShareRow,
+  type DailyRow,
+  type DailyPoint,
+  type Breakdown,
+  type BreakdownRow,
+  type SessionRow,
+  type TopSessions,
+  type SessionsInput,
+  type Freshness,
+  type ChartMetric,
+} from './report';
+export { formatMinutes, formatCompact, formatShare, formatChange, roundMinutes, change, type Change } from './format';
+export { renderDailyChart, dailyChartSvg, textBars, niceScale, canRenderText, type ChartOptions, type RenderedChart } from './chart';
+export { loadUsageReport, type UsageSource, type UsageRequest } from './service';
+export { bucketLabel, participantTotal } from './tiers';
