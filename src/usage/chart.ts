@@ -117,7 +117,9 @@ export function dailyChartSvg(series: readonly DailyPoint[], options: ChartOptio
       out.push(`<rect x="${num(cx - barW / 2)}" y="${num(by)}" width="${num(barW)}" height="${num(Math.max(1, bottom - by))}" rx="2" fill="${fill}"/>`);
     }
     if (showValues) {
-      out.push(`<text x="${num(cx)}" y="${num(by - 5)}" font-size="11" text-anchor="middle" fill="${COLOR.value}">${formatCompact(value)}</text>`);
+      // A zero on a day whose figures have not arrived yet is not "no usage".
+      const label = point.partial && value === 0 ? 'pending' : formatCompact(value);
+      out.push(`<text x="${num(cx)}" y="${num(by - 5)}" font-size="11" text-anchor="middle" fill="${COLOR.value}">${label}</text>`);
     }
     if (labelled(i)) out.push(dayLabel(point.date, cx, bottom, mode));
     out.push('</g>');
