@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Session IDs look like the service's: `{cluster}_` + base64url("1~{key}~{ip}~{date}~{random}~"). */
-export const SESSION_ID_PATTERN = /^[12]_MX4[A-Za-z0-9_-]{8,}$/;
+export const SESSION_ID_PATTERN = /^[12]_MX[A-Za-z0-9_-]{8,}$/;
 
 export const newId = (): string => randomUUID();
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
