@@ -1,0 +1,110 @@
+/**
+ * Runs one project's request plan against a PollSource: every call first takes a token from
+ * the project's budget, pages are read only while a scan still needs them, and GETs follow for
+ * what the lists did not hold. The first failure or an empty budget ends the run; what was read
+ * until then is kept.
+ */
+import {
+  type Fetched,
+  type GetRequest,
+  type ListScan,
+  type PollRequest,
+  type RequestPlan,
+  emptyFetched,
+  planFallbacks,
+  resourceKey,
+  wantsNextPage,
+} from './batch';
+import type { ListedKind, ListedResource, Page, PollSource } from './resources';
+
+export interface Execution {
+  fetched: Fetched;
+  requestsMade: number;
+  /** Pages read by each unfiltered scan, by kind; how deep the wanted items sit. */
+  scanPages: Map<ListedKind, number>;
+  /** `${kind}:${id}` of items a scan that ran did not hold, left unread when the budget ran out. */
+  unread: string[];
+  budgetExhausted: boolean;
+  /** Set when a call failed; the calls after it were not made. */
+  failure?: unknown;
+}
+
+class BudgetExhausted extends Error {}
+
+export async function executePlan(projectName: string, plan: RequestPlan, source: PollSource, takeToken: () => boolean): Promise<Execution> {
+  const fetched = emptyFetched();
+  const scanPages = new Map<ListedKind, number>();
+  let requestsMade = 0;
+
+  const call = async <T>(read: () => Promise<T>): Promise<T> => {
+    if (!takeToken()) throw new BudgetExhausted();
+    requestsMade += 1;
+    return read();
+  };
+
+  const list = (kind: ListedKind, offset: number, count: number, sessionId: string | undefined): Promise<Page<ListedResource>> => {
+    const query = { offset, count, ...(sessionId !== undefined && { sessionId }) };
+    if (kind === 'archive') return source.archives.list(projectName, query);
+    if (kind === 'broadcast') return source.broadcasts.list(projectName, query);
+    return source.renders.list(projectName, { offset, count });
+  };
+
+  const get = (kind: ListedKind, id: string): Promise<ListedResource | undefined> =>
+    kind === 'archive' ? source.archives.get(projectName, id) : kind === 'broadcast' ? source.broadcasts.get(projectName, id) : source.renders.get(projectName, id);
+
+  const startedScans: ListScan[] = [];
+  const runScan = async (scan: ListScan): Promise<void> => {
+    const missing = new Set(scan.wanted);
+    const collected: ListedResource[] = [];
+    let offset = 0;
+    let pages = 0;
+    let finished = false;
+    try {
+      for (;;) {
+        const page = await call(() => list(scan.kind, offset, scan.pageSize, scan.sessionId));
+        if (pages === 0) startedScans.push(scan);
+        pages += 1;
+        for (const item of page.items) {
+          if (missing.delete(item.id)) fetched.resources.set(resourceKey(scan.kind, item.id), item);
+          if (scan.collect) collected.push(item);
+        }
+        offset += page.items.length;
+        if (!wantsNextPage(scan, pages, page, offset, missing.size)) break;
+      }
+      finished = true;
+    } finally {
+      // A scan cut short needed at least one page more than it read.
+      if (scan.sessionId === undefined && pages > 0) scanPages.set(scan.kind, finished ? pages : pages + 1);
+    }
+    if (scan.collect && scan.sessionId !== undefined) fetched.sessionItems.set(resourceKey(scan.kind, scan.sessionId), collected);
+  };
+
+  const runGet = async (request: GetRequest): Promise<void> => {
+    const resource = await call(() => get(request.kind, request.id));
+    const key = resourceKey(request.kind, request.id);
+    if (resource) fetched.resources.set(key, resource);
+    else fetched.absent.add(key);
+  };
+
+  const run = async (request: PollRequest): Promise<void> => {
+    if (request.type === 'scan') return runScan(request);
+    if (request.type === 'get') return runGet(request);
+    const streams = await call(() => source.streams.list(projectName, request.sessionId));
+    fetched.streams.set(
+      request.sessionId,
+      streams.map((s) => s.id),
+    );
+  };
+
+  let budgetExhausted = false;
+  let failure: unknown;
+  try {
+    for (const request of plan.requests) await run(request);
+    for (const request of planFallbacks(plan.requests, fetched)) await run(request);
+  } catch (error) {
+    if (error instanceof BudgetExhausted) budgetExhausted = true;
+    else failure = error;
+  }
+  const unread = budgetExhausted ? planFallbacks(startedScans, fetched).map((g) => resourceKey(g.kind, g.id)) : [];
+  return { fetched, requestsMade, scanPages, unread, budgetExhausted, ...(failure !== undefined && { failure }) };
+}

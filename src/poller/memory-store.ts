@@ -1,0 +1,183 @@
+/**
+ * The WatchStore contract held in memory: the reference the contract tests pin down and the
+ * store the poller's own tests run on. Every method works on copies, so a caller can never
+ * change stored state except through the contract.
+ */
+import type {
+  ClaimOptions,
+  NewWatch,
+  OutboxRow,
+  PollOutcome,
+  Watch,
+  WatchFilter,
+  WatchStore,
+} from './watch';
+import { matchesFilter } from './watch';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+const isLeased = (row: { leaseUntil?: number }, now: number): boolean => row.leaseUntil !== undefined && row.leaseUntil > now;
+
+const isPending = (row: OutboxRow): boolean => row.deliveredAt === undefined && row.discardedAt === undefined;
+
+const channelOf = (row: OutboxRow): string => `${row.teamId}/${row.channelId}`;
+
+const byDueTimeThenId = (a: Watch, b: Watch): number => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+export class MemoryWatchStore implements WatchStore {
+  readonly #watches = new Map<string, Watch>();
+  readonly #outbox = new Map<number, OutboxRow>();
+  readonly #keys = new Set<string>();
+  #nextOutboxId = 1;
+
+  async addWatch(watch: NewWatch): Promise<boolean> {
+    return this.#insertWatch(watch);
+  }
+
+  async getWatch(id: string): Promise<Watch | undefined> {
+    const watch = this.#watches.get(id);
+    return watch && copy(watch);
+  }
+
+  async listWatches(filter: WatchFilter, options: { includeEnded?: boolean } = {}): Promise<Watch[]> {
+    return [...this.#watches.values()]
+      .filter((w) => (options.includeEnded || w.endedAt === undefined) && matchesFilter(w, filter))
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+      .map(copy);
+  }
+
+  async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
+    const excluded = new Set(options.excludeProjects ?? []);
+    const perProject = options.perProjectLimit ?? Infinity;
+    const takenPerProject = new Map<string, number>();
+    const claimed: Watch[] = [];
+    const candidates = [...this.#watches.values()]
+      .filter((w) => w.endedAt === undefined && w.nextPollAt <= now && !isLeased(w, now) && !excluded.has(w.projectName))
+      .sort(byDueTimeThenId);
+    for (const watch of candidates) {
+      if (claimed.length >= limit) break;
+      const taken = takenPerProject.get(watch.projectName) ?? 0;
+      if (taken >= perProject) continue;
+      takenPerProject.set(watch.projectName, taken + 1);
+      watch.leaseOwner = owner;
+      watch.leaseUntil = now + leaseMs;
+      watch.repollRequested = false;
+      claimed.push(copy(watch));
+    }
+    return claimed;
+  }
+
+  async completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
+    const watch = this.#watches.get(watchId);
+    if (!watch || watch.leaseOwner !== owner || watch.endedAt !== undefined) return false;
+    watch.lastState = copy(outcome.state);
+    if (outcome.changed) watch.lastChangeAt = outcome.polledAt;
+    watch.nextPollAt = watch.repollRequested ? outcome.polledAt : outcome.nextPollAt;
+    watch.failures = outcome.failures;
+    if (outcome.ended) watch.endedAt = outcome.polledAt;
+    watch.revision += 1;
+    watch.repollRequested = false;
+    delete watch.leaseOwner;
+    delete watch.leaseUntil;
+    for (const item of outcome.outbox) {
+      const idempotencyKey = `${watchId}:${item.transitionKey}`;
+      if (this.#keys.has(idempotencyKey)) continue;
+      this.#keys.add(idempotencyKey);
+      const id = this.#nextOutboxId++;
+      this.#outbox.set(id, {
+        ...copy(item),
+        id,
+        idempotencyKey,
+        watchId,
+        createdAt: outcome.polledAt,
+        retryAt: outcome.polledAt,
+        attempts: 0,
+      });
+    }
+    for (const spawned of outcome.spawn ?? []) this.#insertWatch(spawned);
+    return true;
+  }
+
+  async releaseWatch(watchId: string, owner: string): Promise<boolean> {
+    const watch = this.#watches.get(watchId);
+    if (!watch || watch.leaseOwner !== owner) return false;
+    delete watch.leaseOwner;
+    delete watch.leaseUntil;
+    return true;
+  }
+
+  async expedite(filter: WatchFilter, now: number): Promise<number> {
+    let matched = 0;
+    for (const watch of this.#watches.values()) {
+      if (watch.endedAt !== undefined || !matchesFilter(watch, filter)) continue;
+      matched += 1;
+      watch.nextPollAt = Math.min(watch.nextPollAt, now);
+      if (isLeased(watch, now)) watch.repollRequested = true;
+    }
+    return matched;
+  }
+
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    const claimed: OutboxRow[] = [];
+    const headSeen = new Set<string>();
+    for (const row of this.#outbox.values()) {
+      if (claimed.length >= limit) break;
+      if (!isPending(row)) continue;
+      const channel = channelOf(row);
+      if (headSeen.has(channel)) continue;
+      headSeen.add(channel);
+      if (row.retryAt > now || isLeased(row, now)) continue;
+      row.leaseOwner = owner;
+      row.leaseUntil = now + leaseMs;
+      row.attempts += 1;
+      row.firstAttemptAt ??= now;
+      claimed.push(copy(row));
+    }
+    return claimed;
+  }
+
+  async markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
+    return this.#settle(id, owner, (row) => {
+      row.deliveredAt = result.deliveredAt;
+      if (result.messageTs !== undefined) row.messageTs = result.messageTs;
+    });
+  }
+
+  async deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean> {
+    return this.#settle(id, owner, (row) => {
+      row.retryAt = retryAt;
+      row.lastError = error;
+    });
+  }
+
+  async discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean> {
+    return this.#settle(id, owner, (row) => {
+      row.discardedAt = at;
+      row.lastError = error;
+    });
+  }
+
+  async listOutbox(watchId: string): Promise<OutboxRow[]> {
+    return [...this.#outbox.values()].filter((row) => row.watchId === watchId).map(copy);
+  }
+
+  /** Every outbox row in id order; for tests and diagnostics. */
+  allOutbox(): OutboxRow[] {
+    return [...this.#outbox.values()].map(copy);
+  }
+
+  #insertWatch(watch: NewWatch): boolean {
+    if (this.#watches.has(watch.id)) return false;
+    this.#watches.set(watch.id, { ...copy(watch), failures: 0, revision: 0, repollRequested: false });
+    return true;
+  }
+
+  #settle(id: number, owner: string, apply: (row: OutboxRow) => void): boolean {
+    const row = this.#outbox.get(id);
+    if (!row || row.leaseOwner !== owner || !isPending(row)) return false;
+    apply(row);
+    delete row.leaseOwner;
+    delete row.leaseUntil;
+    return true;
+  }
+}

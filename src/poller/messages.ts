@@ -1,0 +1,158 @@
+/**
+ * The words a channel sees for each transition: short thread replies in mrkdwn. Everything the
+ * service or a user named (archive names, RTMP output ids, failure reasons) is escaped; RTMP
+ * stream names and URLs are never part of a transition, so they cannot reach a message.
+ */
+import { code, escapeMrkdwn } from '../slack/mrkdwn';
+import type { WatchKind } from './snapshot';
+import type { Severity, Transition, TransitionEvent } from './transitions';
+
+const NOUNS: Record<WatchKind, string> = {
+  archive: 'Recording',
+  broadcast: 'Broadcast',
+  render: 'Composer',
+  captions: 'Live captions',
+  sip: 'Phone call',
+  audio: 'Audio connection',
+  'session-discovery': 'Session watch',
+};
+
+const ICONS: Record<Severity, string> = { info: '', warning: ':warning: ', error: ':x: ' };
+
+/** "45 s", "12 min", "1 h 5 min", "4 h". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** Decimal units, as file managers show them: "512 B", "8.4 MB", "84 MB", "1.2 GB". */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  const shown = unit === 0 || value >= 10 ? Math.round(value).toString() : value.toFixed(1).replace(/\.0$/, '');
+  return `${shown} ${units[unit]}`;
+}
+
+const ARCHIVE_STOP_REASONS: Record<string, string> = {
+  'maximum duration exceeded': 'maximum duration reached (4 h)',
+  'maximum idle time exceeded': 'nobody published for too long',
+  'session ended': 'the session ended',
+};
+
+const RTMP_OFFLINE_CAUSES = 'server unreachable, handshake or authentication error, rejected connection, unknown application or rejected stream name';
+
+const HLS_MESSAGES: Record<string, string> = {
+  ready: 'HLS ready: transcoders are up, waiting for the CDN',
+  ended: 'HLS ended: the source stream ended',
+  error: 'HLS failed with an error',
+  connecting: 'HLS reconnecting',
+};
+
+const RENDER_STOP_REASONS: Record<string, string> = {
+  'Stop Requested': 'stop requested',
+  'Max Duration Exceeded': 'maximum duration reached',
+};
+
+const withDetail = (head: string, detail: string | undefined): string => (detail ? `${head}: ${detail}` : head);
+
+function fileFacts(durationS: number, sizeBytes: number): string {
+  return sizeBytes > 0 ? `${formatDuration(durationS)}, ${formatBytes(sizeBytes)}` : formatDuration(durationS);
+}
+
+function liveSummary(event: Extract<TransitionEvent, { type: 'broadcast-live' }>): string {
+  const outputs: string[] = [];
+  if (event.hls === 'live') outputs.push('HLS');
+  if (event.rtmpLive > 0) {
+    const all = event.rtmpLive === event.rtmpTotal;
+    outputs.push(all && event.rtmpTotal === 1 ? 'RTMP' : all ? `all ${event.rtmpTotal} RTMP outputs` : `${event.rtmpLive} of ${event.rtmpTotal} RTMP outputs`);
+  }
+  const waitingHls = event.hls !== undefined && event.hls !== 'live' ? `; HLS ${escapeMrkdwn(event.hls)}` : '';
+  return `Broadcast live on ${outputs.join(' and ')}${waitingHls}`;
+}
+
+/** The sentence for one transition, e.g. "Recording available — 12 min, 84 MB". */
+export function messageFor(transition: Transition): string {
+  const event = transition.event;
+  switch (event.type) {
+    case 'archive-started':
+      return 'Recording started';
+    case 'archive-paused':
+      return 'Recording paused: nobody is publishing';
+    case 'archive-resumed':
+      return 'Recording resumed';
+    case 'archive-stopped':
+      if (event.reason === 'user initiated') return 'Recording stopped on request';
+      return withDetail('Recording stopped', event.reason && (ARCHIVE_STOP_REASONS[event.reason] ?? escapeMrkdwn(event.reason)));
+    case 'archive-available':
+      return `Recording available — ${fileFacts(event.durationS, event.sizeBytes)}`;
+    case 'archive-uploaded':
+      return `Recording uploaded to the storage target — ${fileFacts(event.durationS, event.sizeBytes)}`;
+    case 'archive-expired':
+      return 'Recording expired: it can no longer be downloaded';
+    case 'archive-failed':
+      return 'Recording failed';
+    case 'archive-deleted':
+      return 'Recording deleted';
+    case 'broadcast-live':
+      return liveSummary(event);
+    case 'broadcast-hls':
+      return HLS_MESSAGES[event.status] ?? `HLS is now ${escapeMrkdwn(event.status)}`;
+    case 'broadcast-rtmp': {
+      const output = `RTMP output '${escapeMrkdwn(event.outputId)}'`;
+      if (event.status === 'offline') return `${output} offline: ${RTMP_OFFLINE_CAUSES}`;
+      if (event.status === 'error') return `${output} failed with an error`;
+      if (event.status === 'connecting') return `${output} reconnecting`;
+      return `${output} is now ${escapeMrkdwn(event.status)}`;
+    }
+    case 'broadcast-stopped':
+      return withDetail('Broadcast stopped', event.maxDurationS === undefined ? undefined : `maximum duration reached (${formatDuration(event.maxDurationS)})`);
+    case 'render-started':
+      return 'Composer started';
+    case 'render-stopped':
+      return withDetail('Composer stopped', event.reason && (RENDER_STOP_REASONS[event.reason] ?? escapeMrkdwn(event.reason)));
+    case 'render-failed':
+      return withDetail('Composer failed', event.reason && escapeMrkdwn(event.reason));
+    case 'captions-ended':
+      return `Live captions ended: maximum duration reached (${formatDuration(event.maxDurationS)})`;
+    case 'sip-connected':
+      return 'Phone call connected';
+    case 'sip-ended':
+      return event.neverConnected ? 'Phone call ended without connecting' : 'Phone call ended';
+    case 'audio-ended':
+      return 'Audio connection ended: none of its streams is left in the session';
+    case 'discovered-archive':
+      return `New recording started in this session${event.state.name ? `: “${escapeMrkdwn(event.state.name)}”` : ''} (${code(event.id)})`;
+    case 'discovered-broadcast':
+      return `New broadcast started in this session (${code(event.id)})`;
+    case 'status-changed':
+      return `${NOUNS[event.kind]} is now ${escapeMrkdwn(event.status)}`;
+    case 'gone':
+      return `${NOUNS[event.kind]} no longer exists on the service`;
+    case 'watch-expired':
+      return withDetail(`Stopped watching this ${NOUNS[event.kind].toLowerCase()}`, event.lastStatus && `last status ${escapeMrkdwn(event.lastStatus)}`);
+  }
+}
+
+/**
+ * The thread reply: a severity icon, then the sentence. `label` names the resource when the
+ * thread holds more than one (watches discovered in a session share its thread).
+ */
+export function replyText(transition: Transition, label?: string): string {
+  const subject = label ? `${escapeMrkdwn(label)} · ` : '';
+  return `${ICONS[transition.severity]}${subject}${messageFor(transition)}`;
+}
+
+/** Names a resource in a thread it shares with others: its name, else its kind and a short id. */
+export function resourceLabel(kind: WatchKind, resourceId: string, name?: string): string {
+  return name ?? `${NOUNS[kind]} ${resourceId.slice(0, 8)}`;
+}

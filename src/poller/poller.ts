@@ -1,0 +1,313 @@
+/**
+ * One poll cycle: claim the due watches under a lease, keep each project within its request
+ * budget, read the service with as few batched calls as possible, diff, and write every
+ * watch's new state together with its notifications in one step. A project whose reads fail
+ * backs off alone; a watch that cannot be read this time keeps its place in the queue.
+ */
+import { type BatchConfig, DEFAULT_BATCH, type PlanHints, applyResults, naiveRequestCount, planRequests, resourceKey } from './batch';
+import { type ProjectBudgets, planCycle } from './budget';
+import { executePlan } from './executor';
+import { replyText, resourceLabel } from './messages';
+import type { ListedKind, PollSource } from './resources';
+import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
+import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
+import type { GONE, ObservedOf, Snapshot, WatchKind } from './snapshot';
+import { type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
+import {
+  type NewWatch,
+  type OutboxItem,
+  type SlackBlocks,
+  type Watch,
+  type WatchFilter,
+  type WatchStore,
+  createWatch,
+  watchIdFor,
+} from './watch';
+
+/** Renders a watch's card anew after a change (the views own its look). */
+export type CardRenderer = (watch: Watch, state: Snapshot | undefined, transitions: readonly Transition[]) => { text: string; blocks: SlackBlocks } | undefined;
+
+export interface PollerOptions {
+  store: WatchStore;
+  source: PollSource;
+  budgets: ProjectBudgets;
+  logger: JobLogger;
+  /** Unique per process; claim owners are derived from it. */
+  instanceId: string;
+  clock?: Clock;
+  timers?: Timers;
+  random?: Random;
+  schedule?: ScheduleConfig;
+  batch?: BatchConfig;
+  /** Most watches claimed per cycle. */
+  claimLimit?: number;
+  /** Most watches of one project claimed per cycle. */
+  perProjectLimit?: number;
+  /** Must outlast a cycle; a crashed poller's watches return to the queue after it. */
+  leaseMs?: number;
+  /** Pause between cycles. */
+  tickMs?: number;
+  renderCard?: CardRenderer;
+}
+
+export interface CycleReport {
+  claimed: number;
+  polled: number;
+  /** Claimed but left for a later cycle (budget). */
+  deferred: number;
+  requests: number;
+  /** Requests one GET per watch would have made for the same watches. */
+  naiveRequests: number;
+  transitions: number;
+  failedProjects: string[];
+}
+
+type Current = ObservedOf<WatchKind> | typeof GONE;
+
+export class Poller {
+  readonly #store: WatchStore;
+  readonly #source: PollSource;
+  readonly #budgets: ProjectBudgets;
+  readonly #logger: JobLogger;
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #schedule: ScheduleConfig;
+  readonly #batch: BatchConfig;
+  readonly #backoff: ProjectBackoff;
+  readonly #ticker: Ticker;
+  readonly #hints = new Map<string, { scanPages: Map<ListedKind, number>; readByGet: Set<string> }>();
+  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs'>> & Pick<PollerOptions, 'renderCard'>;
+  #cycles = 0;
+
+  constructor(options: PollerOptions) {
+    this.#store = options.store;
+    this.#source = options.source;
+    this.#budgets = options.budgets;
+    this.#logger = options.logger;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#schedule = options.schedule ?? DEFAULT_SCHEDULE;
+    this.#batch = options.batch ?? DEFAULT_BATCH;
+    this.#backoff = new ProjectBackoff(this.#schedule, this.#random);
+    this.#options = {
+      instanceId: options.instanceId,
+      claimLimit: options.claimLimit ?? 2_000,
+      perProjectLimit: options.perProjectLimit ?? 1_000,
+      leaseMs: options.leaseMs ?? 60_000,
+      renderCard: options.renderCard,
+    };
+    this.#ticker = new Ticker('poller', () => this.runCycle(), options.tickMs ?? 1_000, options.timers ?? globalTimers, this.#logger);
+  }
+
+  start(): void {
+    this.#ticker.start();
+  }
+
+  /** Stops after the cycle in progress; its watches are completed or released first. */
+  stop(): Promise<void> {
+    return this.#ticker.stop();
+  }
+
+  /**
+   * Polls the matching watches at once: for hints such as the service's composer-ended or
+   * captions-ended callbacks. Returns how many watches matched.
+   */
+  async pollNow(filter: WatchFilter): Promise<number> {
+    const matched = await this.#store.expedite(filter, this.#clock());
+    if (matched > 0) this.#ticker.trigger();
+    return matched;
+  }
+
+  async runCycle(): Promise<CycleReport> {
+    const report: CycleReport = { claimed: 0, polled: 0, deferred: 0, requests: 0, naiveRequests: 0, transitions: 0, failedProjects: [] };
+    const now = this.#clock();
+    const owner = `${this.#options.instanceId}:${++this.#cycles}`;
+    const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
+    const claimed = await this.#store.claimDue(owner, now, this.#options.claimLimit, this.#options.leaseMs, {
+      perProjectLimit: this.#options.perProjectLimit,
+      excludeProjects,
+    });
+    report.claimed = claimed.length;
+    if (claimed.length === 0) return report;
+
+    const expired = claimed.filter((w) => isExpired(w, now));
+    const live = claimed.filter((w) => !isExpired(w, now));
+    const plan = planCycle(
+      live,
+      (projectName) => this.#budgets.available(projectName),
+      (watches) => (watches.length === 0 ? 0 : planRequests(watches, this.#batch, this.#hintsFor(watches[0]!.projectName)).estimatedRequests),
+    );
+    report.deferred = plan.deferred.length;
+    await Promise.all([
+      ...expired.map((watch) => this.#settle(watch, owner, now, () => this.#expire(watch, owner, now, report))),
+      ...plan.deferred.map((watch) => this.#store.releaseWatch(watch.id, owner)),
+      ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, owner, report)),
+    ]);
+    this.#logger.debug('poll cycle', { ...report });
+    return report;
+  }
+
+  async #pollProject(projectName: string, watches: Watch[], owner: string, report: CycleReport): Promise<void> {
+    const hints = this.#hintsFor(projectName);
+    const plan = planRequests(watches, this.#batch, hints);
+    const execution = await executePlan(projectName, plan, this.#source, () => this.#budgets.bucket(projectName).tryTake());
+    report.requests += execution.requestsMade;
+    report.naiveRequests += naiveRequestCount(watches);
+    execution.scanPages.forEach((pages, kind) => hints.scanPages.set(kind, pages));
+    execution.unread.forEach((key) => hints.readByGet.add(key));
+
+    const polledAt = this.#clock();
+    let retryAt: number | undefined;
+    if (execution.failure !== undefined) {
+      retryAt = this.#backoff.failed(projectName, polledAt);
+      report.failedProjects.push(projectName);
+      this.#logger.warn('reading the video service failed; backing off this project', {
+        project: projectName,
+        failures: this.#backoff.failures(projectName),
+        retryInMs: retryAt - polledAt,
+        error: execution.failure,
+      });
+    } else {
+      this.#backoff.succeeded(projectName);
+    }
+
+    const observed = applyResults(watches, execution.fetched);
+    await Promise.all(
+      watches.map((watch) => {
+        const current = observed.get(watch.id);
+        if (current !== undefined) {
+          if (watch.kind === 'archive' || watch.kind === 'broadcast' || watch.kind === 'render') hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
+          report.polled += 1;
+          return this.#settle(watch, owner, polledAt, () => this.#record(watch, current, owner, polledAt, report));
+        }
+        if (retryAt !== undefined) return this.#settle(watch, owner, polledAt, () => this.#recordFailure(watch, owner, polledAt, retryAt));
+        return this.#store.releaseWatch(watch.id, owner);
+      }),
+    );
+  }
+
+  /** Writes one poll's outcome; a watch that cannot be processed is ended and logged, not retried in a loop. */
+  async #settle(watch: Watch, owner: string, polledAt: number, write: () => Promise<boolean>): Promise<void> {
+    try {
+      if (!(await write())) this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId: watch.id });
+    } catch (error) {
+      this.#logger.error('could not process a watch; closing it', { watchId: watch.id, kind: watch.kind, error });
+      await this.#store
+        .completePoll(watch.id, owner, { polledAt, state: watch.lastState, changed: false, nextPollAt: polledAt, ended: true, failures: watch.failures + 1, outbox: [] })
+        .catch((storeError: unknown) => this.#logger.error('could not close a broken watch', { watchId: watch.id, error: storeError }));
+    }
+  }
+
+  async #record(watch: Watch, current: Current, owner: string, polledAt: number, report: CycleReport): Promise<boolean> {
+    const kind = watch.kind;
+    const { state, transitions: seen } = observeWatch(watch, current, { now: polledAt });
+    const { transitions, spawn } = await this.#discoveries(watch, seen, polledAt);
+    const changed = transitions.length > 0 || watch.lastState?.status !== state.status;
+    const lastChangeAt = changed ? polledAt : watch.lastChangeAt;
+    report.transitions += transitions.length;
+    return this.#store.completePoll(watch.id, owner, {
+      polledAt,
+      state,
+      changed,
+      nextPollAt: nextPollAt(
+        { now: polledAt, lastChangeAt, deadline: deadlineOf(kind, state), expiresAt: watch.expiresAt, readsService: readsService(kind) },
+        this.#schedule,
+        this.#random,
+      ),
+      ended: isTerminal(kind, state),
+      failures: 0,
+      outbox: this.#outboxFor(watch, state, transitions),
+      spawn,
+    });
+  }
+
+  #recordFailure(watch: Watch, owner: string, polledAt: number, retryAt: number): Promise<boolean> {
+    return this.#store.completePoll(watch.id, owner, {
+      polledAt,
+      state: watch.lastState,
+      changed: false,
+      nextPollAt: Math.min(retryAt, watch.expiresAt),
+      ended: false,
+      failures: watch.failures + 1,
+      outbox: [],
+    });
+  }
+
+  #expire(watch: Watch, owner: string, now: number, report: CycleReport): Promise<boolean> {
+    const transitions = [expiryTransition(watch.kind, watch.lastState)];
+    report.transitions += 1;
+    return this.#store.completePoll(watch.id, owner, {
+      polledAt: now,
+      state: watch.lastState,
+      changed: true,
+      nextPollAt: now,
+      ended: true,
+      failures: watch.failures,
+      outbox: this.#outboxFor(watch, watch.lastState, transitions),
+    });
+  }
+
+  /**
+   * Discovered archives and broadcasts get watches of their own in the same thread, unless the
+   * channel already watches them (started from Slack): those are neither announced nor added.
+   */
+  async #discoveries(watch: Watch, transitions: Transition[], now: number): Promise<{ transitions: Transition[]; spawn: NewWatch[] }> {
+    const kept: Transition[] = [];
+    const spawn: NewWatch[] = [];
+    for (const transition of transitions) {
+      const event = transition.event;
+      if (event.type !== 'discovered-archive' && event.type !== 'discovered-broadcast') {
+        kept.push(transition);
+        continue;
+      }
+      const kind = event.type === 'discovered-archive' ? 'archive' : 'broadcast';
+      if (await this.#store.getWatch(watchIdFor(watch, kind, event.id))) continue;
+      kept.push(transition);
+      const threadTs = watch.threadTs ?? watch.messageTs;
+      spawn.push(
+        createWatch({
+          target: { teamId: watch.teamId, channelId: watch.channelId, projectName: watch.projectName, ...(threadTs && { threadTs }) },
+          kind,
+          resourceId: event.id,
+          sessionId: watch.sessionId,
+          initialState: event.state,
+          now,
+          maxAgeMs: MAX_WATCH_AGE_MS[kind],
+        }),
+      );
+    }
+    return { transitions: kept, spawn };
+  }
+
+  #outboxFor(watch: Watch, state: Snapshot | undefined, transitions: readonly Transition[]): OutboxItem[] {
+    if (transitions.length === 0) return [];
+    const threadTs = watch.threadTs ?? watch.messageTs;
+    const where = { teamId: watch.teamId, channelId: watch.channelId, ...(threadTs && { threadTs }) };
+    const label = watch.messageTs === undefined && watch.kind !== 'session-discovery' ? labelOf(watch, state) : undefined;
+    // The revision names the state this poll started from, so a repeated change gets a new key.
+    const items: OutboxItem[] = transitions.map((transition) => ({
+      ...where,
+      transitionKey: `${transition.key}@${watch.revision}`,
+      payload: { type: 'reply', text: replyText(transition, label) },
+    }));
+    const card = watch.messageTs !== undefined ? this.#options.renderCard?.(watch, state, transitions) : undefined;
+    if (card && watch.messageTs !== undefined) {
+      items.push({ ...where, transitionKey: `card@${watch.revision}`, payload: { type: 'card', messageTs: watch.messageTs, text: card.text, blocks: card.blocks } });
+    }
+    return items;
+  }
+
+  #hintsFor(projectName: string): { scanPages: Map<ListedKind, number>; readByGet: Set<string> } & PlanHints {
+    let hints = this.#hints.get(projectName);
+    if (!hints) {
+      hints = { scanPages: new Map(), readByGet: new Set() };
+      this.#hints.set(projectName, hints);
+    }
+    return hints;
+  }
+}
+
+function labelOf(watch: Watch, state: Snapshot | undefined): string {
+  const name = state && 'name' in state && typeof state.name === 'string' ? state.name : undefined;
+  return resourceLabel(watch.kind, watch.resourceId, name);
+}

@@ -1,0 +1,167 @@
+/**
+ * What a watch remembers between polls: a small JSON snapshot per kind, reduced from what the
+ * service returned. Only what a later diff or message needs is kept; stream keys, server URLs
+ * and download URLs never enter a snapshot, so they never reach the store.
+ */
+import type { ArchiveResource, BroadcastResource, RenderResource } from './resources';
+
+export const WATCH_KINDS = ['archive', 'broadcast', 'render', 'captions', 'sip', 'audio', 'session-discovery'] as const;
+export type WatchKind = (typeof WATCH_KINDS)[number];
+
+/** Status every kind takes when the service says the resource no longer exists. */
+export const GONE = 'gone';
+
+export interface ArchiveSnapshot {
+  status: string;
+  createdAt: number;
+  durationS: number;
+  sizeBytes: number;
+  name?: string;
+  reason?: string;
+}
+
+export interface BroadcastSnapshot {
+  status: string;
+  createdAt: number;
+  maxDurationS?: number;
+  /** HLS status, present only when the broadcast has an HLS output. */
+  hls?: string;
+  /** RTMP output id → status. */
+  rtmp: Record<string, string>;
+  /** When this snapshot was read; bounds when a later stop happened. */
+  observedAt: number;
+}
+
+export interface RenderSnapshot {
+  status: string;
+  createdAt: number;
+  name?: string;
+  reason?: string;
+}
+
+/** Captions expose no status: the watch knows when they started and how long they may run. */
+export interface CaptionsSnapshot {
+  status: 'active' | 'ended';
+  startedAt: number;
+  maxDurationS: number;
+}
+
+/** A SIP call shows up as its audio stream in the session; it has ended once that is gone. */
+export interface SipSnapshot {
+  status: 'dialing' | 'connected' | 'ended';
+  streamId: string;
+  dialedAt: number;
+  /** Set when it ended without its stream ever being seen. */
+  neverConnected?: boolean;
+}
+
+/**
+ * An Audio Connector connection publishes nothing the service lets us read back; it forwards
+ * the session's streams (all of them, or `streamIds`), so it is `active` while one of those is
+ * in the session and `ended` once they are all gone.
+ */
+export interface AudioSnapshot {
+  status: 'waiting' | 'active' | 'ended';
+  streamIds?: string[];
+}
+
+/** The session's archives and started broadcasts known so far; new ones are announced. */
+export interface DiscoverySnapshot {
+  status: 'watching';
+  /** Undefined until the first poll, which learns what exists without announcing it. */
+  known?: { archives: string[]; broadcasts: string[] };
+}
+
+export interface GoneSnapshot {
+  status: typeof GONE;
+}
+
+/** What a poll reads for each kind, besides the clock. */
+export interface SessionStreams {
+  streamIds: readonly string[];
+}
+
+export interface SessionActivity {
+  archives: readonly ArchiveResource[];
+  broadcasts: readonly BroadcastResource[];
+}
+
+export interface KindShapes {
+  archive: { observed: ArchiveResource; snapshot: ArchiveSnapshot | GoneSnapshot };
+  broadcast: { observed: BroadcastResource; snapshot: BroadcastSnapshot | GoneSnapshot };
+  render: { observed: RenderResource; snapshot: RenderSnapshot | GoneSnapshot };
+  /** Nothing to read: captions end by the clock. */
+  captions: { observed: null; snapshot: CaptionsSnapshot };
+  sip: { observed: SessionStreams; snapshot: SipSnapshot };
+  audio: { observed: SessionStreams; snapshot: AudioSnapshot };
+  'session-discovery': { observed: SessionActivity; snapshot: DiscoverySnapshot };
+}
+
+export type SnapshotOf<K extends WatchKind> = KindShapes[K]['snapshot'];
+export type ObservedOf<K extends WatchKind> = KindShapes[K]['observed'];
+export type Snapshot = SnapshotOf<WatchKind>;
+
+const text = (value: string | null | undefined): string | undefined => (value ? value : undefined);
+
+export function archiveSnapshot(archive: ArchiveResource): ArchiveSnapshot {
+  return dropUndefined({
+    status: archive.status,
+    createdAt: archive.createdAt,
+    durationS: archive.duration,
+    sizeBytes: archive.size,
+    name: text(archive.name),
+    reason: text(archive.reason),
+  });
+}
+
+export function broadcastSnapshot(broadcast: BroadcastResource, observedAt: number): BroadcastSnapshot {
+  const urls = broadcast.broadcastUrls ?? undefined;
+  const rtmp: Record<string, string> = {};
+  (urls?.rtmp ?? []).forEach((output, index) => {
+    rtmp[output.id || `#${index + 1}`] = output.status || 'connecting';
+  });
+  const hasHls = Boolean(urls?.hls || urls?.hlsStatus);
+  return dropUndefined({
+    status: broadcast.status,
+    createdAt: broadcast.createdAt,
+    maxDurationS: broadcast.maxDuration ?? undefined,
+    hls: hasHls ? (urls?.hlsStatus ?? 'connecting') : undefined,
+    rtmp,
+    observedAt,
+  });
+}
+
+/**
+ * A stopped broadcast comes back without `broadcastUrls`; its outputs are then kept as last
+ * seen so that the stop is reported once, not as every output vanishing.
+ */
+export function keepOutputsWhenStopped(next: BroadcastSnapshot, previous: BroadcastSnapshot | undefined): BroadcastSnapshot {
+  if (!previous || next.hls !== undefined || Object.keys(next.rtmp).length > 0) return next;
+  return dropUndefined({ ...next, hls: previous.hls, rtmp: previous.rtmp, maxDurationS: next.maxDurationS ?? previous.maxDurationS });
+}
+
+export function renderSnapshot(render: RenderResource): RenderSnapshot {
+  return dropUndefined({ status: render.status, createdAt: render.createdAt, name: text(render.name), reason: text(render.reason) });
+}
+
+export function captionsSnapshot(startedAt: number, maxDurationS: number): CaptionsSnapshot {
+  return { status: 'active', startedAt, maxDurationS };
+}
+
+export function sipSnapshot(streamId: string, dialedAt: number): SipSnapshot {
+  return { status: 'dialing', streamId, dialedAt };
+}
+
+/** `streamIds` as given when the connector started; omitted means every stream. */
+export function audioSnapshot(streamIds?: readonly string[]): AudioSnapshot {
+  return streamIds && streamIds.length > 0 ? { status: 'waiting', streamIds: [...streamIds] } : { status: 'waiting' };
+}
+
+export function discoverySnapshot(known?: DiscoverySnapshot['known']): DiscoverySnapshot {
+  return known ? { status: 'watching', known } : { status: 'watching' };
+}
+
+/** JSON drops undefined fields anyway; dropping them here makes snapshots compare equal after a round trip. */
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

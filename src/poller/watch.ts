@@ -1,0 +1,247 @@
+/**
+ * The Watch model and the storage contract the poller needs: due watches are claimed under a
+ * lease, each poll is written back in one atomic step together with the notifications it
+ * produced (the outbox), and the outbox is drained under leases of its own.
+ *
+ * All times are epoch milliseconds and are always passed in: a store never reads a clock, so
+ * every implementation behaves the same under tests and across replicas.
+ */
+import type { Snapshot, WatchKind } from './snapshot';
+
+export type { WatchKind } from './snapshot';
+
+/** Where a watch reports: a Slack channel, usually in the thread of the card that started it. */
+export interface WatchTarget {
+  teamId: string;
+  channelId: string;
+  /** The card to keep up to date with `chat.update`, if there is one. */
+  messageTs?: string;
+  /** The thread to reply in; the card's own thread when unset. */
+  threadTs?: string;
+  projectName: string;
+}
+
+export interface Watch extends WatchTarget {
+  id: string;
+  kind: WatchKind;
+  /** Archive, broadcast, composer, captions, SIP call or Audio Connector id; the session id for discovery. */
+  resourceId: string;
+  sessionId: string;
+  /** What the last poll saw (or what the start response said), as JSON. */
+  lastState: Snapshot | undefined;
+  lastChangeAt: number;
+  nextPollAt: number;
+  createdAt: number;
+  /** Past this time the watch is closed whatever the resource is doing. */
+  expiresAt: number;
+  /** Set once the resource reached a final state (or the watch expired); ended watches are never claimed. */
+  endedAt?: number;
+  leaseOwner?: string;
+  leaseUntil?: number;
+  /** Consecutive failed polls. */
+  failures: number;
+  /** Bumped by every completed poll; tells apart repeated transitions (paused, resumed, paused again). */
+  revision: number;
+  /** A poll was asked for while this watch was leased: the poll in flight may have read too early. */
+  repollRequested: boolean;
+}
+
+export type NewWatch = Omit<Watch, 'leaseOwner' | 'leaseUntil' | 'endedAt' | 'failures' | 'revision' | 'repollRequested'>;
+
+/** Watches of one resource in one channel share an id, so adding the same watch twice is harmless. */
+export function watchIdFor(target: Pick<WatchTarget, 'teamId' | 'channelId'>, kind: WatchKind, resourceId: string): string {
+  return `${target.teamId}:${target.channelId}:${kind}:${resourceId}`;
+}
+
+export interface CreateWatchInput {
+  target: WatchTarget;
+  kind: WatchKind;
+  resourceId: string;
+  sessionId: string;
+  /** Build it from the start response (see snapshot.ts) so the first poll reports only what changed since. */
+  initialState: Snapshot | undefined;
+  now: number;
+  maxAgeMs: number;
+}
+
+/** A watch due at once, as if its resource had just changed. */
+export function createWatch(input: CreateWatchInput): NewWatch {
+  const { target, kind, resourceId, sessionId, initialState, now, maxAgeMs } = input;
+  return {
+    ...target,
+    id: watchIdFor(target, kind, resourceId),
+    kind,
+    resourceId,
+    sessionId,
+    lastState: initialState,
+    lastChangeAt: now,
+    nextPollAt: now,
+    createdAt: now,
+    expiresAt: now + maxAgeMs,
+  };
+}
+
+/** Slack blocks as JSON; built by the views, carried opaquely here. */
+export type SlackBlocks = readonly Record<string, unknown>[];
+
+export type OutboxPayload =
+  /** A message in the watch's thread (or in the channel when the watch has no thread). */
+  | { type: 'reply'; text: string; blocks?: SlackBlocks }
+  /** A new rendering of the watch's card. */
+  | { type: 'card'; messageTs: string; text: string; blocks: SlackBlocks };
+
+/** A notification produced by a poll, handed to `completePoll`. */
+export interface OutboxItem {
+  /** Unique per watch and occurrence; the row's idempotency key is `${watchId}:${transitionKey}`. */
+  transitionKey: string;
+  teamId: string;
+  channelId: string;
+  threadTs?: string;
+  payload: OutboxPayload;
+}
+
+export interface OutboxRow extends OutboxItem {
+  /** Increasing in insertion order; delivery follows it within a channel. */
+  id: number;
+  idempotencyKey: string;
+  watchId: string;
+  createdAt: number;
+  /** Not claimable before this time. */
+  retryAt: number;
+  /** Number of claims so far, including the current one. */
+  attempts: number;
+  /** When the first claim happened: a post from an earlier attempt can only be newer. */
+  firstAttemptAt?: number;
+  leaseOwner?: string;
+  leaseUntil?: number;
+  lastError?: string;
+  deliveredAt?: number;
+  /** The `ts` Slack gave the delivered message. */
+  messageTs?: string;
+  /** Set when delivery was given up (e.g. the channel is gone); the row no longer blocks its channel. */
+  discardedAt?: number;
+}
+
+export interface PollOutcome {
+  /** The time the poll read the service. */
+  polledAt: number;
+  state: Snapshot | undefined;
+  /** The state changed: `lastChangeAt` becomes `polledAt`. */
+  changed: boolean;
+  nextPollAt: number;
+  /** The resource reached a final state, or the watch expired: `endedAt` becomes `polledAt`. */
+  ended: boolean;
+  failures: number;
+  outbox: readonly OutboxItem[];
+  /** Watches to add for resources this poll discovered; ids that already exist are left alone. */
+  spawn?: readonly NewWatch[];
+}
+
+export interface WatchFilter {
+  projectName?: string;
+  kind?: WatchKind;
+  resourceId?: string;
+  sessionId?: string;
+  teamId?: string;
+  channelId?: string;
+}
+
+export function matchesFilter(watch: Watch, filter: WatchFilter): boolean {
+  return (Object.keys(filter) as (keyof WatchFilter)[]).every((key) => filter[key] === undefined || watch[key] === filter[key]);
+}
+
+export interface ClaimOptions {
+  /** At most this many watches of any one project, so a project with a backlog cannot crowd out the others. */
+  perProjectLimit?: number;
+  /** Projects not to claim from now (their budget is spent or they are backing off). */
+  excludeProjects?: readonly string[];
+}
+
+/**
+ * Storage the poller and the deliverer need. `owner` names one claim attempt (a poller cycle or
+ * a delivery round): callers use a fresh value each time, so a late answer from an attempt whose
+ * lease was taken over is recognised and refused.
+ *
+ * Semantics every implementation must have (test/poller/watch-store-contract.ts checks them):
+ *
+ * Watches
+ * - A watch is *claimable* at `now` when it has not ended, `nextPollAt <= now`, and it has no
+ *   lease or `leaseUntil <= now`.
+ * - `claimDue` leases up to `limit` claimable watches, oldest `nextPollAt` first (ties by id),
+ *   skipping `excludeProjects` and taking at most `perProjectLimit` per project: it sets
+ *   `leaseOwner = owner`, `leaseUntil = now + leaseMs`, `repollRequested = false`, and returns the
+ *   watches as updated. Until `leaseUntil` no other claim returns them. Concurrent claims never
+ *   return the same watch.
+ * - `completePoll` applies only while `leaseOwner === owner` (ownership decides, not the clock: a
+ *   lease that ran out but was not re-claimed is still the owner's) and the watch has not ended;
+ *   otherwise it changes nothing and resolves false. In ONE atomic step it sets `lastState`,
+ *   `lastChangeAt` (when changed), `nextPollAt` (or `polledAt` if `repollRequested`), `failures`,
+ *   `endedAt` (when ended), bumps `revision`, clears the lease and `repollRequested`, inserts each
+ *   outbox item whose idempotency key `${watchId}:${transitionKey}` is new (an existing key is a
+ *   silent no-op), and inserts each spawned watch whose id is new.
+ * - `releaseWatch` gives a lease back without polling (nothing else changes); owner-checked.
+ * - `expedite` makes matching, not ended watches due at `now` (`nextPollAt = min(nextPollAt, now)`)
+ *   and sets `repollRequested` on those currently leased; it returns how many matched.
+ *
+ * Outbox
+ * - A row is *claimable* at `now` when it is neither delivered nor discarded, `retryAt <= now`,
+ *   it has no lease or `leaseUntil <= now`, and no row of the same (teamId, channelId) with a
+ *   smaller id is still neither delivered nor discarded. So each channel delivers in order, and
+ *   a row held back by Slack holds back only its own channel.
+ * - `claimOutbox` leases up to `limit` claimable rows in id order: `leaseOwner`, `leaseUntil`,
+ *   `attempts + 1`, `firstAttemptAt` (kept once set).
+ * - `markDelivered`, `deferOutbox` and `discardOutbox` apply only while `leaseOwner === owner`
+ *   and the row is still pending; each clears the lease. `deferOutbox` sets `retryAt` and
+ *   `lastError`; `markDelivered` sets `deliveredAt` and `messageTs`; `discardOutbox` sets
+ *   `discardedAt` and `lastError`.
+ *
+ * SQL guidance
+ * - Postgres (several replicas). Claim in one statement; `SKIP LOCKED` lets two replicas claim
+ *   at the same time without waiting on each other or getting the same row, and the UPDATE
+ *   re-checks the lease because a row locked after another replica's commit was re-read:
+ *     WITH ranked AS (
+ *       SELECT id, row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
+ *       FROM watches
+ *       WHERE ended_at IS NULL AND next_poll_at <= $now
+ *         AND (lease_until IS NULL OR lease_until <= $now) AND project_name <> ALL($excluded)),
+ *     picked AS (
+ *       SELECT w.id FROM watches w JOIN ranked r ON r.id = w.id WHERE r.n <= $perProject
+ *       ORDER BY w.next_poll_at, w.id LIMIT $limit FOR UPDATE OF w SKIP LOCKED)
+ *     UPDATE watches w SET lease_owner = $owner, lease_until = $now + $leaseMs, repoll_requested = false
+ *     FROM picked WHERE w.id = picked.id AND (w.lease_until IS NULL OR w.lease_until <= $now)
+ *     RETURNING w.*
+ *   `completePoll` is one transaction: `UPDATE watches … WHERE id = $id AND lease_owner = $owner
+ *   AND ended_at IS NULL` (no row → roll back, resolve false), then
+ *   `INSERT INTO outbox … ON CONFLICT (idempotency_key) DO NOTHING` and
+ *   `INSERT INTO watches … ON CONFLICT (id) DO NOTHING` for spawned watches. The outbox head rule
+ *   is `NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.team_id = o.team_id AND o2.channel_id =
+ *   o.channel_id AND o2.id < o.id AND o2.delivered_at IS NULL AND o2.discarded_at IS NULL)`;
+ *   claim those rows with `FOR UPDATE SKIP LOCKED` the same way. Indexes: watches(next_poll_at)
+ *   WHERE ended_at IS NULL; outbox(team_id, channel_id, id) WHERE delivered_at IS NULL AND
+ *   discarded_at IS NULL; UNIQUE outbox(idempotency_key).
+ * - SQLite (one process owns the file). The same statements without `FOR UPDATE … SKIP LOCKED`
+ *   (SQLite has no row locks): run each method in a `BEGIN IMMEDIATE` transaction, so claims
+ *   serialise on the database write lock and a second poller (or a second process by mistake)
+ *   sees the first one's lease. `INSERT OR IGNORE` stands for `ON CONFLICT DO NOTHING`; window
+ *   functions need SQLite ≥ 3.25 (better-sqlite3 bundles a newer one). JSON columns
+ *   (`last_state`, `payload`) are TEXT; times are INTEGER epoch ms.
+ */
+export interface WatchStore {
+  /** Inserts the watch; resolves false (changing nothing) when one with its id exists. */
+  addWatch(watch: NewWatch): Promise<boolean>;
+  getWatch(id: string): Promise<Watch | undefined>;
+  /** Watches matching the filter, not ended ones unless asked, ordered by `createdAt` then id. */
+  listWatches(filter: WatchFilter, options?: { includeEnded?: boolean }): Promise<Watch[]>;
+
+  claimDue(owner: string, now: number, limit: number, leaseMs: number, options?: ClaimOptions): Promise<Watch[]>;
+  completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean>;
+  releaseWatch(watchId: string, owner: string): Promise<boolean>;
+  expedite(filter: WatchFilter, now: number): Promise<number>;
+
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]>;
+  markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean>;
+  deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean>;
+  discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean>;
+  /** A watch's outbox rows in id order (for inspection and support). */
+  listOutbox(watchId: string): Promise<OutboxRow[]>;
+}

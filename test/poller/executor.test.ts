@@ -1,0 +1,114 @@
+import { type ListScan, type RequestPlan } from '../../src/poller/batch';
+import { executePlan } from '../../src/poller/executor';
+import { FakeVideoService, archive, broadcast, render } from './fakes';
+
+const T0 = 1_700_000_000_000;
+const always = () => true;
+const plan = (...requests: RequestPlan['requests']): RequestPlan => ({ requests, estimatedRequests: requests.length });
+const scan = (extra: Partial<ListScan> & Pick<ListScan, 'kind' | 'wanted'>): ListScan => ({ type: 'scan', pageSize: 1000, maxPages: 10, collect: false, ...extra });
+
+/** 2,500 archives, one per second, newest first at offset 0: `at(n)` is the id at offset n. */
+function seededService(): { service: FakeVideoService; at: (offset: number) => string; createdAt: (offset: number) => number } {
+  const service = new FakeVideoService(() => T0);
+  for (let i = 0; i < 2_500; i += 1) service.putArchive('prod', archive({ id: `A${i}`, sessionId: `S${i % 7}`, createdAt: T0 + i * 1000 }));
+  const at = (offset: number) => `A${2_499 - offset}`;
+  return { service, at, createdAt: (offset) => T0 + (2_499 - offset) * 1000 };
+}
+
+describe('executePlan', () => {
+  it('pages an unfiltered list only as deep as the wanted items', async () => {
+    const { service, at } = seededService();
+    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(10), at(1_500)] })), service, always);
+    expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.list']);
+    expect(run.fetched.resources.has(`archive:${at(1_500)}`)).toBe(true);
+    expect(run).toMatchObject({ requestsMade: 2, budgetExhausted: false, unread: [] });
+    expect(run.scanPages.get('archive')).toBe(2);
+  });
+
+  it('stops once a page ends before the oldest wanted item, then GETs what the list no longer holds', async () => {
+    const { service, at, createdAt } = seededService();
+    service.updateArchive('prod', at(5), { status: 'deleted' });
+    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(5), at(2)], stopBefore: createdAt(5) })), service, always);
+    expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.get']);
+    expect(run.fetched.resources.get(`archive:${at(5)}`)).toMatchObject({ status: 'deleted' });
+  });
+
+  it('reads a watched broadcast that left the started list by GET', async () => {
+    const service = new FakeVideoService();
+    service.putBroadcast('prod', broadcast({ id: 'B1' }));
+    service.putBroadcast('prod', broadcast({ id: 'B2', status: 'stopped', broadcastUrls: null }));
+    const run = await executePlan('prod', plan(scan({ kind: 'broadcast', wanted: ['B1', 'B2', 'B3'] })), service, always);
+    expect(service.calls.map((c) => c.op)).toEqual(['broadcasts.list', 'broadcasts.get', 'broadcasts.get']);
+    expect(run.fetched.resources.get('broadcast:B2')).toMatchObject({ status: 'stopped' });
+    expect([...run.fetched.absent]).toEqual(['broadcast:B3']);
+  });
+
+  it('keeps every item of a collecting scan for session discovery', async () => {
+    const { service } = seededService();
+    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [], sessionId: 'S3', maxPages: 1, collect: true })), service, always);
+    const items = run.fetched.sessionItems.get('archive:S3') ?? [];
+    expect(items.length).toBeGreaterThan(300);
+    expect(items.every((a) => a.sessionId === 'S3')).toBe(true);
+    expect(run.scanPages.size).toBe(0);
+  });
+
+  it('reads stream lists and composers', async () => {
+    const service = new FakeVideoService();
+    service.setStreams('prod', 'S1', ['st1', 'st2']);
+    service.putRender('prod', render({ id: 'R1', status: 'started' }));
+    const run = await executePlan(
+      'prod',
+      plan({ type: 'streams', sessionId: 'S1' }, { type: 'streams', sessionId: 'S2' }, { type: 'get', kind: 'render', id: 'R1' }, { type: 'get', kind: 'render', id: 'R2' }),
+      service,
+      always,
+    );
+    expect(run.fetched.streams).toEqual(
+      new Map([
+        ['S1', ['st1', 'st2']],
+        ['S2', []],
+      ]),
+    );
+    expect(run.fetched.resources.get('render:R1')).toMatchObject({ status: 'started' });
+    expect(run.fetched.absent.has('render:R2')).toBe(true);
+  });
+
+  it('takes a token before every call and stops when the budget is empty, naming what the scan left unread', async () => {
+    const service = new FakeVideoService();
+    service.putBroadcast('prod', broadcast({ id: 'B1' }));
+    service.putBroadcast('prod', broadcast({ id: 'B2', status: 'stopped' }));
+    let tokens = 2;
+    const run = await executePlan('prod', plan(scan({ kind: 'broadcast', wanted: ['B1', 'B2', 'B3'] }), { type: 'get', kind: 'archive', id: 'A1' }), service, () => tokens-- > 0);
+    expect(run.requestsMade).toBe(2);
+    expect(service.calls).toHaveLength(2);
+    expect(run.budgetExhausted).toBe(true);
+    expect(run.unread).toEqual(['broadcast:B2', 'broadcast:B3']);
+  });
+
+  it('records that a cut-short unfiltered scan needs more pages', async () => {
+    const { service, at } = seededService();
+    let tokens = 1;
+    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(1_200)] })), service, () => tokens-- > 0);
+    expect(run.scanPages.get('archive')).toBe(2);
+  });
+
+  it('stops at the first failure and keeps what it read before', async () => {
+    const service = new FakeVideoService();
+    service.putRender('prod', render({ id: 'R1' }));
+    const run = await executePlan(
+      'prod',
+      plan({ type: 'get', kind: 'render', id: 'R1' }, { type: 'streams', sessionId: 'S1' }, { type: 'get', kind: 'render', id: 'R2' }),
+      {
+        ...service,
+        archives: service.archives,
+        broadcasts: service.broadcasts,
+        renders: service.renders,
+        streams: { list: async () => Promise.reject(new Error('HTTP 500')) },
+      },
+      always,
+    );
+    expect(run.failure).toEqual(new Error('HTTP 500'));
+    expect(run.fetched.resources.has('render:R1')).toBe(true);
+    expect(run.requestsMade).toBe(2);
+    expect(service.calls.map((c) => c.op)).toEqual(['renders.get']);
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * The behaviour every WatchStore must have (see the contract in src/poller/watch.ts). A backend's
+ * test file calls `describeWatchStoreContract(name, factory)` with a factory returning a fresh,
+ * empty, ready store, and optionally a teardown closing it.
+ */
+import type { NewWatch, OutboxItem, PollOutcome, WatchStore } from '../../src/poller/watch';
+
+export type WatchStoreFactory = () => Promise<WatchStore>;
+
+const T0 = 1_700_000_000_000;
+const LEASE = 30_000;
+
+function newWatch(id: string, overrides: Partial<NewWatch> = {}): NewWatch {
+  return {
+    id,
+    teamId: 'T1',
+    channelId: 'C1',
+    messageTs: '1700000000.000100',
+    projectName: 'prod',
+    kind: 'archive',
+    resourceId: `res-${id}`,
+    sessionId: 'S1',
+    lastState: { status: 'started', createdAt: T0, durationS: 0, sizeBytes: 0 },
+    lastChangeAt: T0,
+    nextPollAt: T0,
+    createdAt: T0,
+    expiresAt: T0 + 86_400_000,
+    ...overrides,
+  };
+}
+
+function reply(transitionKey: string, overrides: Partial<OutboxItem> = {}): OutboxItem {
+  return { transitionKey, teamId: 'T1', channelId: 'C1', threadTs: '1700000000.000100', payload: { type: 'reply', text: transitionKey }, ...overrides };
+}
+
+function outcome(overrides: Partial<PollOutcome> = {}): PollOutcome {
+  return {
+    polledAt: T0 + 1_000,
+    state: { status: 'paused', createdAt: T0, durationS: 0, sizeBytes: 0 },
+    changed: true,
+    nextPollAt: T0 + 4_000,
+    ended: false,
+    failures: 0,
+    outbox: [],
+    ...overrides,
+  };
+}
+
+export function describeWatchStoreContract(name: string, factory: WatchStoreFactory, teardown?: (store: WatchStore) => Promise<void>): void {
+  describe(`${name} — WatchStore contract`, () => {
+    let store: WatchStore;
+
+    beforeEach(async () => {
+      store = await factory();
+    });
+
+    afterEach(async () => {
+      await teardown?.(store);
+    });
+
+    describe('watches', () => {
+      it('adds a watch with no failures, revision 0 and no lease; the same id again changes nothing', async () => {
+        expect(await store.addWatch(newWatch('w1'))).toBe(true);
+        expect(await store.addWatch(newWatch('w1', { projectName: 'other' }))).toBe(false);
+        const stored = await store.getWatch('w1');
+        expect(stored).toMatchObject({ id: 'w1', projectName: 'prod', failures: 0, revision: 0, repollRequested: false });
+        expect(stored?.leaseOwner).toBeUndefined();
+        expect(stored?.lastState).toEqual({ status: 'started', createdAt: T0, durationS: 0, sizeBytes: 0 });
+        expect(await store.getWatch('nope')).toBeUndefined();
+      });
+
+      it('lists watches by filter, leaving ended ones out unless asked', async () => {
+        await store.addWatch(newWatch('a', { createdAt: T0 + 1 }));
+        await store.addWatch(newWatch('b', { kind: 'broadcast', createdAt: T0 }));
+        await store.addWatch(newWatch('c', { sessionId: 'S2', createdAt: T0 + 2 }));
+        expect((await store.listWatches({})).map((w) => w.id)).toEqual(['b', 'a', 'c']);
+        expect((await store.listWatches({ kind: 'archive', sessionId: 'S1' })).map((w) => w.id)).toEqual(['a']);
+        const [claimed] = await store.claimDue('p', T0, 1, LEASE);
+        await store.completePoll(claimed!.id, 'p', outcome({ ended: true }));
+        expect((await store.listWatches({})).map((w) => w.id)).not.toContain(claimed!.id);
+        expect((await store.listWatches({}, { includeEnded: true })).map((w) => w.id)).toContain(claimed!.id);
+      });
+    });
+
+    describe('claimDue', () => {
+      it('claims due watches oldest first (ties by id), up to the limit, with a lease', async () => {
+        await store.addWatch(newWatch('late', { nextPollAt: T0 + 5_000 }));
+        await store.addWatch(newWatch('b', { nextPollAt: T0 - 10 }));
+        await store.addWatch(newWatch('a', { nextPollAt: T0 - 10 }));
+        await store.addWatch(newWatch('oldest', { nextPollAt: T0 - 1_000 }));
+        const claimed = await store.claimDue('p1', T0, 2, LEASE);
+        expect(claimed.map((w) => w.id)).toEqual(['oldest', 'a']);
+        expect(claimed[0]).toMatchObject({ leaseOwner: 'p1', leaseUntil: T0 + LEASE });
+        expect((await store.claimDue('p2', T0, 10, LEASE)).map((w) => w.id)).toEqual(['b']);
+      });
+
+      it('hides a claimed watch from other claims until its lease ends', async () => {
+        await store.addWatch(newWatch('w'));
+        expect(await store.claimDue('p1', T0, 10, LEASE)).toHaveLength(1);
+        expect(await store.claimDue('p2', T0 + LEASE - 1, 10, LEASE)).toHaveLength(0);
+        const taken = await store.claimDue('p2', T0 + LEASE, 10, LEASE);
+        expect(taken.map((w) => [w.id, w.leaseOwner])).toEqual([['w', 'p2']]);
+      });
+
+      it('never hands the same watch to two concurrent claims', async () => {
+        for (let i = 0; i < 50; i += 1) await store.addWatch(newWatch(`w${String(i).padStart(2, '0')}`));
+        const [first, second] = await Promise.all([store.claimDue('p1', T0, 30, LEASE), store.claimDue('p2', T0, 30, LEASE)]);
+        const ids = [...first!, ...second!].map((w) => w.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toHaveLength(50);
+      });
+
+      it('takes at most perProjectLimit per project and skips excluded projects', async () => {
+        for (const [id, projectName, due] of [
+          ['a1', 'a', T0 - 5],
+          ['a2', 'a', T0 - 4],
+          ['a3', 'a', T0 - 3],
+          ['b1', 'b', T0 - 2],
+          ['c1', 'c', T0 - 1],
+        ] as const) {
+          await store.addWatch(newWatch(id, { projectName, nextPollAt: due }));
+        }
+        const claimed = await store.claimDue('p', T0, 10, LEASE, { perProjectLimit: 2, excludeProjects: ['c'] });
+        expect(claimed.map((w) => w.id)).toEqual(['a1', 'a2', 'b1']);
+      });
+
+      it('never claims an ended watch', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        await store.completePoll('w', 'p', outcome({ ended: true, nextPollAt: T0 }));
+        expect(await store.claimDue('p2', T0 + 10 * LEASE, 10, LEASE)).toHaveLength(0);
+        expect((await store.getWatch('w'))?.endedAt).toBe(T0 + 1_000);
+      });
+    });
+
+    describe('completePoll', () => {
+      it('writes the state, schedules, bumps the revision, releases the lease and appends the outbox in one step', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        const ok = await store.completePoll('w', 'p', outcome({ failures: 0, outbox: [reply('archive:paused@0'), reply('card@0', { payload: { type: 'card', messageTs: '1.2', text: 't', blocks: [{ type: 'divider' }] } })] }));
+        expect(ok).toBe(true);
+        const watch = await store.getWatch('w');
+        expect(watch).toMatchObject({ lastChangeAt: T0 + 1_000, nextPollAt: T0 + 4_000, revision: 1, failures: 0 });
+        expect(watch?.lastState).toEqual({ status: 'paused', createdAt: T0, durationS: 0, sizeBytes: 0 });
+        expect(watch?.leaseOwner).toBeUndefined();
+        expect(watch?.leaseUntil).toBeUndefined();
+        const rows = await store.listOutbox('w');
+        expect(rows.map((r) => [r.idempotencyKey, r.attempts, r.createdAt, r.retryAt])).toEqual([
+          ['w:archive:paused@0', 0, T0 + 1_000, T0 + 1_000],
+          ['w:card@0', 0, T0 + 1_000, T0 + 1_000],
+        ]);
+        expect(rows[1]!.payload).toEqual({ type: 'card', messageTs: '1.2', text: 't', blocks: [{ type: 'divider' }] });
+        expect(rows[0]!.id).toBeLessThan(rows[1]!.id);
+      });
+
+      it('keeps lastChangeAt when nothing changed and records failures', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        await store.completePoll('w', 'p', outcome({ changed: false, failures: 3 }));
+        expect(await store.getWatch('w')).toMatchObject({ lastChangeAt: T0, failures: 3 });
+      });
+
+      it('ignores an outbox item whose idempotency key exists', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        await store.completePoll('w', 'p', outcome({ nextPollAt: T0, outbox: [reply('k@0')] }));
+        await store.claimDue('p2', T0 + 2_000, 1, LEASE);
+        await store.completePoll('w', 'p2', outcome({ polledAt: T0 + 2_000, outbox: [reply('k@0'), reply('k@1')] }));
+        expect((await store.listOutbox('w')).map((r) => r.idempotencyKey)).toEqual(['w:k@0', 'w:k@1']);
+      });
+
+      it('refuses a poll from an owner whose lease was taken over, changing nothing', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p1', T0, 1, LEASE);
+        await store.claimDue('p2', T0 + LEASE, 1, LEASE);
+        expect(await store.completePoll('w', 'p1', outcome({ outbox: [reply('x@0')] }))).toBe(false);
+        const watch = await store.getWatch('w');
+        expect(watch).toMatchObject({ revision: 0, leaseOwner: 'p2' });
+        expect(await store.listOutbox('w')).toEqual([]);
+        expect(await store.completePoll('w', 'p2', outcome())).toBe(true);
+        expect(await store.completePoll('w', 'p2', outcome())).toBe(false);
+      });
+
+      it('accepts the owner after its lease ran out if nobody claimed the watch since', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p1', T0, 1, LEASE);
+        expect(await store.completePoll('w', 'p1', outcome({ polledAt: T0 + LEASE * 2 }))).toBe(true);
+      });
+
+      it('adds spawned watches whose ids are new', async () => {
+        await store.addWatch(newWatch('parent', { kind: 'session-discovery' }));
+        await store.addWatch(newWatch('existing', { projectName: 'kept' }));
+        await store.claimDue('p', T0, 10, LEASE);
+        await store.completePoll('parent', 'p', outcome({ spawn: [newWatch('child'), newWatch('existing', { projectName: 'replaced' })] }));
+        expect(await store.getWatch('child')).toMatchObject({ id: 'child', revision: 0, failures: 0 });
+        expect(await store.getWatch('existing')).toMatchObject({ projectName: 'kept' });
+      });
+    });
+
+    describe('releaseWatch and expedite', () => {
+      it('releases a lease without touching the state', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        expect(await store.releaseWatch('w', 'other')).toBe(false);
+        expect(await store.releaseWatch('w', 'p')).toBe(true);
+        expect(await store.getWatch('w')).toMatchObject({ revision: 0, nextPollAt: T0 });
+        expect(await store.claimDue('p2', T0, 1, LEASE)).toHaveLength(1);
+      });
+
+      it('makes matching watches due now', async () => {
+        await store.addWatch(newWatch('r', { kind: 'render', resourceId: 'R1', nextPollAt: T0 + 60_000 }));
+        await store.addWatch(newWatch('other', { kind: 'render', resourceId: 'R2', nextPollAt: T0 + 60_000 }));
+        expect(await store.expedite({ kind: 'render', resourceId: 'R1' }, T0)).toBe(1);
+        expect((await store.claimDue('p', T0, 10, LEASE)).map((w) => w.id)).toEqual(['r']);
+      });
+
+      it('asks for another poll when the hint arrives while the watch is leased', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        expect(await store.expedite({ resourceId: 'res-w' }, T0 + 500)).toBe(1);
+        expect((await store.getWatch('w'))?.repollRequested).toBe(true);
+        await store.completePoll('w', 'p', outcome({ nextPollAt: T0 + 60_000 }));
+        const watch = await store.getWatch('w');
+        expect(watch).toMatchObject({ nextPollAt: T0 + 1_000, repollRequested: false });
+      });
+    });
+
+    describe('outbox', () => {
+      async function seed(items: OutboxItem[]): Promise<void> {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('seed', T0, 1, LEASE);
+        await store.completePoll('w', 'seed', outcome({ polledAt: T0, outbox: items }));
+      }
+
+      it('hands out only the oldest pending row of each channel, in id order', async () => {
+        await seed([reply('c1-a'), reply('c2-a', { channelId: 'C2' }), reply('c1-b'), reply('t2-c1', { teamId: 'T2' })]);
+        const rows = await store.claimOutbox('d', T0, 10, LEASE);
+        expect(rows.map((r) => r.transitionKey)).toEqual(['c1-a', 'c2-a', 't2-c1']);
+        expect(rows[0]).toMatchObject({ attempts: 1, firstAttemptAt: T0, leaseOwner: 'd', leaseUntil: T0 + LEASE });
+        expect(await store.claimOutbox('d2', T0, 10, LEASE)).toEqual([]);
+      });
+
+      it('releases the next row of a channel once the head is delivered', async () => {
+        await seed([reply('a'), reply('b')]);
+        const [head] = await store.claimOutbox('d', T0, 10, LEASE);
+        expect(await store.markDelivered(head!.id, 'someone-else', { deliveredAt: T0 })).toBe(false);
+        expect(await store.markDelivered(head!.id, 'd', { deliveredAt: T0 + 5, messageTs: '1.5' })).toBe(true);
+        expect(await store.markDelivered(head!.id, 'd', { deliveredAt: T0 + 6 })).toBe(false);
+        const [next] = await store.claimOutbox('d', T0 + 10, 10, LEASE);
+        expect(next?.transitionKey).toBe('b');
+        const rows = await store.listOutbox('w');
+        expect(rows[0]).toMatchObject({ deliveredAt: T0 + 5, messageTs: '1.5' });
+        expect(rows[0]!.leaseOwner).toBeUndefined();
+      });
+
+      it('defers a row and with it only its own channel', async () => {
+        await seed([reply('a'), reply('b'), reply('x', { channelId: 'C2' })]);
+        const rows = await store.claimOutbox('d', T0, 10, LEASE);
+        const head = rows.find((r) => r.transitionKey === 'a')!;
+        const other = rows.find((r) => r.transitionKey === 'x')!;
+        expect(await store.deferOutbox(head.id, 'd', T0 + 30_000, 'rate limited')).toBe(true);
+        await store.markDelivered(other.id, 'd', { deliveredAt: T0 });
+        expect(await store.claimOutbox('d', T0 + 29_999, 10, LEASE)).toEqual([]);
+        const again = await store.claimOutbox('d', T0 + 30_000, 10, LEASE);
+        expect(again.map((r) => [r.transitionKey, r.attempts, r.firstAttemptAt, r.lastError])).toEqual([['a', 2, T0, 'rate limited']]);
+      });
+
+      it('lets a discarded row stop blocking its channel', async () => {
+        await seed([reply('a'), reply('b')]);
+        const [head] = await store.claimOutbox('d', T0, 10, LEASE);
+        expect(await store.discardOutbox(head!.id, 'd', T0 + 1, 'channel_not_found')).toBe(true);
+        expect((await store.claimOutbox('d', T0 + 2, 10, LEASE)).map((r) => r.transitionKey)).toEqual(['b']);
+        expect((await store.listOutbox('w'))[0]).toMatchObject({ discardedAt: T0 + 1, lastError: 'channel_not_found' });
+      });
+
+      it('returns a row whose lease ran out to the next claimer and refuses the old owner', async () => {
+        await seed([reply('a')]);
+        const [first] = await store.claimOutbox('d1', T0, 10, LEASE);
+        expect(await store.claimOutbox('d2', T0 + LEASE - 1, 10, LEASE)).toEqual([]);
+        const [second] = await store.claimOutbox('d2', T0 + LEASE, 10, LEASE);
+        expect(second).toMatchObject({ id: first!.id, attempts: 2, firstAttemptAt: T0, leaseOwner: 'd2' });
+        expect(await store.markDelivered(first!.id, 'd1', { deliveredAt: T0 + LEASE })).toBe(false);
+        expect(await store.deferOutbox(first!.id, 'd1', T0, 'late')).toBe(false);
+        expect(await store.markDelivered(first!.id, 'd2', { deliveredAt: T0 + LEASE, messageTs: '9.9' })).toBe(true);
+      });
+
+      it('never hands the same row to two concurrent claims', async () => {
+        await seed(Array.from({ length: 20 }, (_, i) => reply(`k${i}`, { channelId: `C${i}` })));
+        const [a, b] = await Promise.all([store.claimOutbox('d1', T0, 15, LEASE), store.claimOutbox('d2', T0, 15, LEASE)]);
+        const ids = [...a!, ...b!].map((r) => r.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toHaveLength(20);
+      });
+    });
+  });
+}
