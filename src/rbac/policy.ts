@@ -25,9 +25,9 @@
  */
 import { z } from 'zod';
 
-const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, { error: 'a Slack user ID looks like U012ABCDEF' });
-const groupId = z.string().regex(/^S[A-Z0-9]{2,}$/, { error: 'a Slack user-group ID looks like S012ABCDEF' });
-const channelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, { error: 'a Slack channel ID looks like C012ABCDEF' });
+const userId = z.string().regex(/^[UW][A-Z0-9]+$/, { error: 'a Slack user ID looks like U012ABCDEF' });
+const groupId = z.string().regex(/^S[A-Z0-9]+$/, { error: 'a Slack user-group ID looks like S012ABCDEF' });
+const CHANNEL_ID = /^[CG][A-Z0-9]+$/;
 
 export const GrantSchema = z
   .object({
@@ -48,7 +48,14 @@ export const PolicySchema = z
   .object({
     defaultRole: z.enum(['none', 'viewer']).default('viewer'),
     roles: RoleGrantsSchema.default({}),
-    channels: z.record(channelId, RoleGrantsSchema).default({}),
+    channels: z
+      .record(z.string(), RoleGrantsSchema)
+      .superRefine((channels, ctx) => {
+        for (const key of Object.keys(channels)) {
+          if (!CHANNEL_ID.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'a Slack channel ID looks like C012ABCDEF' });
+        }
+      })
+      .default({}),
   })
   .strict();
 

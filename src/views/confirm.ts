@@ -2,7 +2,7 @@
  * Confirmation cards for destructive actions. The slash command answers with one of these
  * (ephemeral); its red button opens Slack's confirm dialog — two taps in all on a phone.
  */
-import { code } from '../slack/mrkdwn';
+import { code, escapeMrkdwn } from '../slack/mrkdwn';
 import { type SlackMessage, actions, button, context, section } from './blocks';
 import { ACTION } from './ids';
 import type { SessionRef } from './notices';
@@ -25,7 +25,7 @@ export function muteAllConfirmCard(s: SessionRef, excluded: readonly string[], p
   const text = `${who} in session ${sessionText(s)} will be muted${except}, until someone runs \`/unmute-all\`.`;
   const value = encodeValue({ ...sessionTarget(s), x: excluded });
   return {
-    text: `Mute everyone in ${s.alias ?? s.sessionId}?`,
+    text: `Mute everyone in ${escapeMrkdwn(s.alias ?? s.sessionId)}?`,
     blocks: [
       section(`:warning: *Mute everyone?* ${text}`),
       actions([
@@ -51,7 +51,7 @@ export function muteAllConfirmCard(s: SessionRef, excluded: readonly string[], p
 
 export function kickConfirmCard(s: SessionRef, connectionId: string): SlackMessage {
   return {
-    text: `Disconnect ${connectionId}?`,
+    text: `Disconnect ${escapeMrkdwn(connectionId)}?`,
     blocks: [
       section(`:warning: *Disconnect ${code(connectionId)}* from session ${sessionText(s)}? They can rejoin if their app reconnects.`),
       actions([

@@ -2,7 +2,7 @@
  * In-channel notices for state changes: who did what to which session, so the channel sees
  * every change made through the app.
  */
-import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
+import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type SlackMessage, context, section, stripMrkdwn } from './blocks';
 
 export interface SessionRef {
@@ -86,7 +86,7 @@ export function sessionCreatedNotice(actor: string, s: CreatedSession): SlackMes
   if (s.alias) lines.push(`Alias: ${code(s.alias)} (use it in place of the ID)`);
   if (s.boundToChannel) lines.push('It is now this channel’s default session.');
   return {
-    text: `New session ${s.alias ?? s.sessionId}`,
+    text: `New session ${escapeMrkdwn(s.alias ?? s.sessionId)}`,
     blocks: [
       section(`:movie_camera: ${userMention(actor)} created a ${traits} session${s.alias ? ` ${code(s.alias)}` : ''}.`),
       section(lines.join('\n')),

@@ -1,5 +1,5 @@
 /** The `/streams` card and the modal that edits the layout classes of several streams at once. */
-import { code, escapeAndTruncate } from '../slack/mrkdwn';
+import { code, escapeAndTruncate, escapeMrkdwn } from '../slack/mrkdwn';
 import { type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, header, plain, section } from './blocks';
 import { ACTION, BLOCK, CALLBACK } from './ids';
 import type { SessionRef } from './notices';
@@ -44,7 +44,7 @@ export function streamsMessage(s: SessionRef, streams: readonly StreamRow[]): Sl
   if (streams.length === 0) {
     blocks.push(section('Nobody is publishing in this session right now.'));
     blocks.push(context(project));
-    return { text: `No streams in ${sessionTitle(s)}`, blocks };
+    return { text: `No streams in ${escapeMrkdwn(sessionTitle(s))}`, blocks };
   }
   const count = streams.length === 1 ? '1 stream' : `${streams.length} streams`;
   blocks.push(context(`${count} · ${project}`));
@@ -69,7 +69,7 @@ export function streamsMessage(s: SessionRef, streams: readonly StreamRow[]): Sl
   if (streams.length > MAX_STREAMS_IN_CARD) {
     blocks.push(context(`… and ${streams.length - MAX_STREAMS_IN_CARD} more streams not shown. Mute them by ID: \`/mute <stream-id>\`.`));
   }
-  return { text: `${count} in ${sessionTitle(s)}`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
+  return { text: `${count} in ${escapeMrkdwn(sessionTitle(s))}`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }
 
 /** What the layout modal carries in `private_metadata`. */

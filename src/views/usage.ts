@@ -6,7 +6,7 @@ import { type SlackMessage, context, section } from './blocks';
 export function usageMessage(command: string, problem: UsageProblem): SlackMessage {
   const usage = problem.usage.map((u) => `\`${escapeMrkdwn(u)}\``).join('\n');
   return {
-    text: `${command}: ${problem.problem}`,
+    text: `${command}: ${escapeMrkdwn(problem.problem)}`,
     blocks: [
       section(`:warning: ${escapeMrkdwn(capitalize(problem.problem))}.`.replace(/([.?!])\.$/, '$1')),
       section(`*Usage*\n${usage}\n*Example*\n\`${escapeMrkdwn(problem.example)}\``),
