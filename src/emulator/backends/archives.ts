@@ -15,7 +15,7 @@ import type {
 import type { BackendContext } from './context';
 import type { SessionChange } from './events';
 import { checkLayoutClasses } from './layout';
-import { applyTransition, type TransitionTable } from './lifecycle';
+import { applyTransition, delayOf, type TransitionTable } from './lifecycle';
 import { connectedConnections, type SessionsBackend } from './sessions';
 
 /** The archive lifecycle of the spec's "States and transitions", as data. */
@@ -206,13 +206,13 @@ export class ArchivesBackend {
     if (publishing) scheduler.cancel(idleKey);
     else {
       const since = Math.max(session.noPublishersSince, archive.createdAt);
-      scheduler.at(idleKey, since + timings.archiveIdleStopMs, () => this.move(archive, 'idleTimeout'));
+      scheduler.at(idleKey, since + delayOf(ARCHIVE_TRANSITIONS.idleTimeout, timings), () => this.move(archive, 'idleTimeout'));
     }
     const endedKey = this.key(archive, 'sessionEnded');
     if (connected) scheduler.cancel(endedKey);
     else {
       const since = Math.max(session.noConnectionsSince, archive.createdAt);
-      scheduler.at(endedKey, since + timings.archiveDisconnectedStopMs, () => this.move(archive, 'sessionEnded'));
+      scheduler.at(endedKey, since + delayOf(ARCHIVE_TRANSITIONS.sessionEnded, timings), () => this.move(archive, 'sessionEnded'));
     }
   }
 
@@ -292,12 +292,12 @@ export class ArchivesBackend {
   }
 
   private scheduleMaxDuration(archive: Archive): void {
-    const remaining = Math.max(0, this.ctx.timings.archiveMaxDurationMs - archive.recordedMs);
+    const remaining = Math.max(0, delayOf(ARCHIVE_TRANSITIONS.maxDuration, this.ctx.timings) - archive.recordedMs);
     this.ctx.scheduler.after(this.key(archive, 'maxDuration'), remaining, () => this.move(archive, 'maxDuration'));
   }
 
   private scheduleProcessing(archive: Archive): void {
-    this.ctx.scheduler.after(this.key(archive, 'processing'), this.ctx.timings.archiveProcessingMs, () => {
+    this.ctx.scheduler.after(this.key(archive, 'processing'), delayOf(ARCHIVE_TRANSITIONS.makeAvailable, this.ctx.timings), () => {
       archive.size = this.sizeOf(archive);
       this.move(archive, this.project(archive.apiKey).uploadTarget ? 'upload' : 'makeAvailable');
     });

@@ -17,7 +17,7 @@ import type { BackendContext } from './context';
 import type { SessionChange } from './events';
 import { applyStreamChange, type ListQuery, type StreamChange } from './archives';
 import { checkLayoutClasses } from './layout';
-import { applyTransition, type TransitionTable } from './lifecycle';
+import { applyTransition, delayOf, type TransitionTable } from './lifecycle';
 import { connectedConnections, type SessionsBackend } from './sessions';
 
 export const BROADCAST_TRANSITIONS = {
@@ -167,7 +167,7 @@ export class BroadcastsBackend {
     scheduler.after(this.key(broadcast, 'maxDuration'), broadcast.maxDuration * 1000, () => this.finish(broadcast, 'maxDuration'));
     const hls = broadcast.hls;
     if (!hls) return;
-    scheduler.after(this.key(broadcast, 'hls/ready'), timings.hlsReadyMs, () => {
+    scheduler.after(this.key(broadcast, 'hls/ready'), delayOf(HLS_TRANSITIONS.ready, timings), () => {
       applyTransition(hls, HLS_TRANSITIONS.ready, this.ctx.clock.now());
       this.reconcile(broadcast);
     });
@@ -194,18 +194,18 @@ export class BroadcastsBackend {
     if (connectedConnections(session).length > 0) scheduler.cancel(stopKey);
     else if (!scheduler.has(stopKey)) {
       const since = Math.max(session.noConnectionsSince, broadcast.createdAt);
-      scheduler.at(stopKey, since + timings.broadcastDisconnectedStopMs, () => this.finish(broadcast, 'lastClientLeft'));
+      scheduler.at(stopKey, since + delayOf(BROADCAST_TRANSITIONS.lastClientLeft, timings), () => this.finish(broadcast, 'lastClientLeft'));
     }
     const media = this.hasMedia(broadcast, session);
     const hls = broadcast.hls;
     if (hls?.status === 'ready') {
-      this.whenMedia(media, this.key(broadcast, 'hls/live'), timings.hlsLiveMs, () => {
+      this.whenMedia(media, this.key(broadcast, 'hls/live'), delayOf(HLS_TRANSITIONS.live, timings), () => {
         applyTransition(hls, HLS_TRANSITIONS.live, this.ctx.clock.now());
       });
     }
     for (const output of broadcast.rtmp) {
       if (output.status !== 'connecting') continue;
-      this.whenMedia(media, this.key(broadcast, `rtmp/${output.id}/live`), timings.rtmpLiveMs, () => {
+      this.whenMedia(media, this.key(broadcast, `rtmp/${output.id}/live`), delayOf(RTMP_TRANSITIONS.live, timings), () => {
         applyTransition(output, RTMP_TRANSITIONS.live, this.ctx.clock.now());
       });
     }

@@ -1,4 +1,4 @@
-import type { TimingName } from '../timings';
+import type { TimingName, TransitionTimings } from '../timings';
 
 /**
  * A lifecycle declared as data: each named transition lists the states it may leave, the state
@@ -26,4 +26,10 @@ export function applyTransition<S extends string>(resource: Stateful<S>, transit
   if (transition.reason !== undefined) resource.reason = transition.reason;
   if (resource.updatedAt !== undefined) resource.updatedAt = at;
   return true;
+}
+
+/** The delay of an automatic transition, read from the current timings. */
+export function delayOf<S extends string>(transition: Transition<S>, timings: TransitionTimings): number {
+  if (transition.after === undefined) throw new Error(`Transition to '${transition.to}' is not automatic`);
+  return timings[transition.after];
 }

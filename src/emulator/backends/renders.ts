@@ -3,7 +3,7 @@ import { isUuid, newId } from '../ids';
 import type { Render, RenderStatus, Resolution } from '../state/model';
 import type { ClientToken } from '../auth/client-token';
 import type { BackendContext } from './context';
-import { applyTransition, type TransitionTable } from './lifecycle';
+import { applyTransition, delayOf, type TransitionTable } from './lifecycle';
 import type { SessionsBackend } from './sessions';
 
 export const RENDER_TRANSITIONS = {
@@ -41,7 +41,7 @@ export class RendersBackend {
     const render: Render = { id: newId(), apiKey, ...req, connectionData: token.data, status: 'starting', createdAt: now, updatedAt: now };
     this.sessions.project(apiKey).renders.set(render.id, render);
     const { scheduler, timings } = this.ctx;
-    scheduler.after(this.key(render, 'started'), timings.renderStartMs, () => this.publish(render));
+    scheduler.after(this.key(render, 'started'), delayOf(RENDER_TRANSITIONS.started, timings), () => this.publish(render));
     scheduler.after(this.key(render, 'maxDuration'), req.maxDuration * 1000, () => this.move(render, 'maxDuration'));
     return render;
   }

@@ -3,7 +3,7 @@ import { newId } from '../ids';
 import type { SipCall, SipOptions } from '../state/model';
 import type { ClientToken } from '../auth/client-token';
 import type { BackendContext } from './context';
-import { applyTransition, type TransitionTable } from './lifecycle';
+import { applyTransition, delayOf, type TransitionTable } from './lifecycle';
 import type { SessionsBackend } from './sessions';
 
 export const SIP_TRANSITIONS = {
@@ -48,7 +48,7 @@ export class SipBackend {
       updatedAt: now,
     };
     this.sessions.project(apiKey).sipCalls.set(call.id, call);
-    this.ctx.scheduler.after(this.key(call), this.ctx.timings.sipMaxDurationMs, () => this.end(call, 'maxDuration'));
+    this.ctx.scheduler.after(this.key(call), delayOf(SIP_TRANSITIONS.maxDuration, this.ctx.timings), () => this.end(call, 'maxDuration'));
     return call;
   }
 

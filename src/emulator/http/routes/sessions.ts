@@ -164,9 +164,9 @@ export function sessionRoutes(b: Backends): Route[] {
           const value = fields.boolean('active');
           if (value === undefined) throw badRequest("'active' is required");
           active = value;
-          excluded = fields.stringArray('excludedStreamIds');
+          if (active) excluded = fields.stringArray('excludedStreamIds');
         }
-        b.sessions.muteAll(param(req, 'apiKey'), param(req, 'sessionId'), active, active ? excluded : undefined);
+        b.sessions.muteAll(param(req, 'apiKey'), param(req, 'sessionId'), active, excluded);
         return ok(projectView(b.projects.get(param(req, 'apiKey')), false));
       },
     },
