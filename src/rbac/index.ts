@@ -68,6 +68,11 @@ export class Authorizer {
     return hasRole((await this.roleOf(client, userId, channelId)).role, required);
   }
 
+  /** Forgets cached user-group members, so the next checks look them up again. */
+  clearGroupCache(): void {
+    this.usergroups.clear();
+  }
+
   /** The people to ask for a role: policy admins and VIDOPS_ADMINS. */
   adminContacts(): string[] {
     return [...new Set([...this.admins, ...policyAdmins(this.policy)])];

@@ -50,8 +50,8 @@ export interface FakeSlack {
   setNotInChannel(channelId: string, notIn?: boolean): void;
   /** Members of a user group, for `usergroups.users.list`. */
   setUsergroup(groupId: string, users: string[]): void;
-  /** The next `times` calls of `method` answer with the fault instead. */
-  failNext(method: string, fault: Fault, times?: number): void;
+  /** The next `times` calls of `method` (those matching `when`, if given) answer with the fault instead. */
+  failNext(method: string, fault: Fault, times?: number, when?: (body: Record<string, unknown>) => boolean): void;
   /** Calls of `method` recorded after `since` (a sequence mark from `mark()`), oldest first. */
   callsOf(method: string, since?: number): RecordedCall[];
   /** The sequence number the next record will get; pass it as `since`. */
@@ -84,7 +84,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const responses: RecordedResponse[] = [];
   const notInChannel = new Set<string>();
   const usergroups = new Map<string, string[]>();
-  const faults = new Map<string, { fault: Fault; remaining: number }[]>();
+  const faults = new Map<string, { fault: Fault; remaining: number; when?: (body: Record<string, unknown>) => boolean }[]>();
   const views = new Map<string, ViewRecord>();
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -99,13 +99,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
   const nextId = (prefix: string): string => `${prefix}${String(++idCounter).padStart(8, '0')}`;
 
-  function takeFault(method: string): Fault | undefined {
-    const queue = faults.get(method);
-    const head = queue?.[0];
-    if (!head) return undefined;
-    head.remaining--;
-    if (head.remaining <= 0) queue!.shift();
-    return head.fault;
+  function takeFault(method: string, body: Record<string, unknown>): Fault | undefined {
+    const queue = faults.get(method) ?? [];
+    const index = queue.findIndex((f) => !f.when || f.when(body));
+    const armed = queue[index];
+    if (!armed) return undefined;
+    armed.remaining--;
+    if (armed.remaining <= 0) queue.splice(index, 1);
+    return armed.fault;
   }
 
   function answerMethod(method: string, body: Record<string, unknown>): Record<string, unknown> {
@@ -228,7 +229,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const auth = String(req.headers.authorization ?? '');
       const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : typeof body.token === 'string' ? body.token : undefined;
       record(calls, { method, body, token, at: Date.now(), seq: seq++ }, 'call');
-      const fault = takeFault(method);
+      const fault = takeFault(method, body);
       if (fault) {
         if ('error' in fault) send(res, 200, { ok: false, error: fault.error });
         else if (fault.status === 429) send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(fault.retryAfterSeconds) });
@@ -295,9 +296,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     setUsergroup(groupId, users) {
       usergroups.set(groupId, [...users]);
     },
-    failNext(method, fault, times = 1) {
+    failNext(method, fault, times = 1, when) {
       const queue = faults.get(method) ?? [];
-      queue.push({ fault, remaining: times });
+      queue.push({ fault, remaining: times, when });
       faults.set(method, queue);
     },
     callsOf: (method, since = 0) => calls.filter((c) => c.method === method && c.seq >= since),
