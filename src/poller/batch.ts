@@ -86,7 +86,7 @@ export const emptyFetched = (): Fetched => ({ resources: new Map(), absent: new 
 export const resourceKey = (kind: ListedKind, id: string): string => `${kind}:${id}`;
 
 const LISTED_KINDS: readonly ListedKind[] = ['archive', 'broadcast', 'render'];
-const isListed = (kind: WatchKind): kind is ListedKind => (LISTED_KINDS as readonly string[]).includes(kind);
+export const isListed = (kind: WatchKind): kind is ListedKind => (LISTED_KINDS as readonly string[]).includes(kind);
 
 function knownCreatedAt(watch: Watch): number | undefined {
   const state = watch.lastState as { createdAt?: unknown } | undefined;

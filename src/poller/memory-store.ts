@@ -14,7 +14,11 @@ import type {
 } from './watch';
 import { matchesFilter } from './watch';
 
-const copy = <T>(value: T): T => structuredClone(value);
+/** Stored values are plain JSON; a JSON round trip copies them and is much cheaper than structuredClone. */
+const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+/** A watch's only nested field is its snapshot. */
+const copyWatch = (watch: Watch): Watch => ({ ...watch, lastState: copy(watch.lastState) });
 
 const isLeased = (row: { leaseUntil?: number }, now: number): boolean => row.leaseUntil !== undefined && row.leaseUntil > now;
 
@@ -36,19 +40,19 @@ export class MemoryWatchStore implements WatchStore {
 
   async getWatch(id: string): Promise<Watch | undefined> {
     const watch = this.#watches.get(id);
-    return watch && copy(watch);
+    return watch && copyWatch(watch);
   }
 
   async listWatches(filter: WatchFilter, options: { includeEnded?: boolean } = {}): Promise<Watch[]> {
     return [...this.#watches.values()]
       .filter((w) => (options.includeEnded || w.endedAt === undefined) && matchesFilter(w, filter))
       .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
-      .map(copy);
+      .map(copyWatch);
   }
 
   async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
     const excluded = new Set(options.excludeProjects ?? []);
-    const perProject = options.perProjectLimit ?? Infinity;
+    const limitOf = (projectName: string): number => options.projectLimits?.[projectName] ?? options.perProjectLimit ?? Infinity;
     const takenPerProject = new Map<string, number>();
     const claimed: Watch[] = [];
     const candidates = [...this.#watches.values()]
@@ -57,12 +61,12 @@ export class MemoryWatchStore implements WatchStore {
     for (const watch of candidates) {
       if (claimed.length >= limit) break;
       const taken = takenPerProject.get(watch.projectName) ?? 0;
-      if (taken >= perProject) continue;
+      if (taken >= limitOf(watch.projectName)) continue;
       takenPerProject.set(watch.projectName, taken + 1);
       watch.leaseOwner = owner;
       watch.leaseUntil = now + leaseMs;
       watch.repollRequested = false;
-      claimed.push(copy(watch));
+      claimed.push(copyWatch(watch));
     }
     return claimed;
   }
@@ -168,7 +172,7 @@ export class MemoryWatchStore implements WatchStore {
 
   #insertWatch(watch: NewWatch): boolean {
     if (this.#watches.has(watch.id)) return false;
-    this.#watches.set(watch.id, { ...copy(watch), failures: 0, revision: 0, repollRequested: false });
+    this.#watches.set(watch.id, { ...copyWatch(watch as Watch), failures: 0, revision: 0, repollRequested: false });
     return true;
   }
 

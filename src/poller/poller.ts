@@ -4,7 +4,7 @@
  * watch's new state together with its notifications in one step. A project whose reads fail
  * backs off alone; a watch that cannot be read this time keeps its place in the queue.
  */
-import { type BatchConfig, DEFAULT_BATCH, type PlanHints, applyResults, naiveRequestCount, planRequests, resourceKey } from './batch';
+import { type BatchConfig, DEFAULT_BATCH, type PlanHints, applyResults, isListed, naiveRequestCount, planRequests, resourceKey } from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
 import { executePlan } from './executor';
 import { replyText, resourceLabel } from './messages';
@@ -16,6 +16,7 @@ import { type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch
 import {
   type NewWatch,
   type OutboxItem,
+  type PollOutcome,
   type SlackBlocks,
   type Watch,
   type WatchFilter,
@@ -64,6 +65,16 @@ export interface CycleReport {
 
 type Current = ObservedOf<WatchKind> | typeof GONE;
 
+/** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
+const MIN_CLAIM_PER_PROJECT = 16;
+
+/** The store failed while an outcome was being worked out (as opposed to a bug in working it out). */
+class StoreFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('store failure');
+  }
+}
+
 export class Poller {
   readonly #store: WatchStore;
   readonly #source: PollSource;
@@ -76,6 +87,8 @@ export class Poller {
   readonly #backoff: ProjectBackoff;
   readonly #ticker: Ticker;
   readonly #hints = new Map<string, { scanPages: Map<ListedKind, number>; readByGet: Set<string> }>();
+  /** Claim limits for projects whose budget could not serve all they had due last cycle. */
+  readonly #claimLimits = new Map<string, number>();
   readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs'>> & Pick<PollerOptions, 'renderCard'>;
   #cycles = 0;
 
@@ -125,6 +138,7 @@ export class Poller {
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
     const claimed = await this.#store.claimDue(owner, now, this.#options.claimLimit, this.#options.leaseMs, {
       perProjectLimit: this.#options.perProjectLimit,
+      projectLimits: Object.fromEntries(this.#claimLimits),
       excludeProjects,
     });
     report.claimed = claimed.length;
@@ -138,13 +152,29 @@ export class Poller {
       (watches) => (watches.length === 0 ? 0 : planRequests(watches, this.#batch, this.#hintsFor(watches[0]!.projectName)).estimatedRequests),
     );
     report.deferred = plan.deferred.length;
+    this.#adjustClaimLimits(live, plan.byProject);
     await Promise.all([
-      ...expired.map((watch) => this.#settle(watch, owner, now, () => this.#expire(watch, owner, now, report))),
+      ...expired.map((watch) => this.#settle(watch, owner, now, async () => this.#expired(watch, now, report))),
       ...plan.deferred.map((watch) => this.#store.releaseWatch(watch.id, owner)),
       ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, owner, report)),
     ]);
     this.#logger.debug('poll cycle', { ...report });
     return report;
+  }
+
+  /**
+   * A project that had more due than its budget could serve claims about twice what it served
+   * next time instead of its whole backlog, so budget-bound watches are not leased and released
+   * every cycle; the limit grows again as soon as the budget keeps up.
+   */
+  #adjustClaimLimits(claimed: readonly Watch[], served: ReadonlyMap<string, readonly Watch[]>): void {
+    const claimedPerProject = new Map<string, number>();
+    for (const watch of claimed) claimedPerProject.set(watch.projectName, (claimedPerProject.get(watch.projectName) ?? 0) + 1);
+    for (const [projectName, claimedCount] of claimedPerProject) {
+      const servedCount = served.get(projectName)?.length ?? 0;
+      if (servedCount < claimedCount) this.#claimLimits.set(projectName, Math.max(MIN_CLAIM_PER_PROJECT, 2 * servedCount));
+      else this.#claimLimits.delete(projectName);
+    }
   }
 
   async #pollProject(projectName: string, watches: Watch[], owner: string, report: CycleReport): Promise<void> {
@@ -176,36 +206,50 @@ export class Poller {
       watches.map((watch) => {
         const current = observed.get(watch.id);
         if (current !== undefined) {
-          if (watch.kind === 'archive' || watch.kind === 'broadcast' || watch.kind === 'render') hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
+          if (isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
           report.polled += 1;
-          return this.#settle(watch, owner, polledAt, () => this.#record(watch, current, owner, polledAt, report));
+          return this.#settle(watch, owner, polledAt, () => this.#observed(watch, current, polledAt, report));
         }
-        if (retryAt !== undefined) return this.#settle(watch, owner, polledAt, () => this.#recordFailure(watch, owner, polledAt, retryAt));
+        if (retryAt !== undefined) return this.#settle(watch, owner, polledAt, async () => this.#failed(watch, polledAt, retryAt));
         return this.#store.releaseWatch(watch.id, owner);
       }),
     );
   }
 
-  /** Writes one poll's outcome; a watch that cannot be processed is ended and logged, not retried in a loop. */
-  async #settle(watch: Watch, owner: string, polledAt: number, write: () => Promise<boolean>): Promise<void> {
+  /**
+   * Works out a watch's outcome and writes it. A watch whose outcome cannot be worked out is a
+   * bug, not bad luck: it is closed and logged rather than retried every cycle. A store that
+   * fails is bad luck: the watch stays leased and returns to the queue when the lease ends.
+   */
+  async #settle(watch: Watch, owner: string, polledAt: number, outcomeOf: () => Promise<PollOutcome>): Promise<void> {
+    let outcome: PollOutcome;
     try {
-      if (!(await write())) this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId: watch.id });
+      outcome = await outcomeOf();
     } catch (error) {
+      if (error instanceof StoreFailure) {
+        this.#logger.error('store failed while polling a watch; it is retried after its lease', { watchId: watch.id, error: error.cause });
+        return;
+      }
       this.#logger.error('could not process a watch; closing it', { watchId: watch.id, kind: watch.kind, error });
-      await this.#store
-        .completePoll(watch.id, owner, { polledAt, state: watch.lastState, changed: false, nextPollAt: polledAt, ended: true, failures: watch.failures + 1, outbox: [] })
-        .catch((storeError: unknown) => this.#logger.error('could not close a broken watch', { watchId: watch.id, error: storeError }));
+      outcome = { polledAt, state: watch.lastState, changed: false, nextPollAt: polledAt, ended: true, failures: watch.failures + 1, outbox: [] };
+    }
+    try {
+      if (!(await this.#store.completePoll(watch.id, owner, outcome))) {
+        this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId: watch.id });
+      }
+    } catch (error) {
+      this.#logger.error('could not save a poll; the watch is retried after its lease', { watchId: watch.id, error });
     }
   }
 
-  async #record(watch: Watch, current: Current, owner: string, polledAt: number, report: CycleReport): Promise<boolean> {
+  async #observed(watch: Watch, current: Current, polledAt: number, report: CycleReport): Promise<PollOutcome> {
     const kind = watch.kind;
     const { state, transitions: seen } = observeWatch(watch, current, { now: polledAt });
     const { transitions, spawn } = await this.#discoveries(watch, seen, polledAt);
     const changed = transitions.length > 0 || watch.lastState?.status !== state.status;
     const lastChangeAt = changed ? polledAt : watch.lastChangeAt;
     report.transitions += transitions.length;
-    return this.#store.completePoll(watch.id, owner, {
+    return {
       polledAt,
       state,
       changed,
@@ -218,11 +262,11 @@ export class Poller {
       failures: 0,
       outbox: this.#outboxFor(watch, state, transitions),
       spawn,
-    });
+    };
   }
 
-  #recordFailure(watch: Watch, owner: string, polledAt: number, retryAt: number): Promise<boolean> {
-    return this.#store.completePoll(watch.id, owner, {
+  #failed(watch: Watch, polledAt: number, retryAt: number): PollOutcome {
+    return {
       polledAt,
       state: watch.lastState,
       changed: false,
@@ -230,13 +274,13 @@ export class Poller {
       ended: false,
       failures: watch.failures + 1,
       outbox: [],
-    });
+    };
   }
 
-  #expire(watch: Watch, owner: string, now: number, report: CycleReport): Promise<boolean> {
+  #expired(watch: Watch, now: number, report: CycleReport): PollOutcome {
     const transitions = [expiryTransition(watch.kind, watch.lastState)];
     report.transitions += 1;
-    return this.#store.completePoll(watch.id, owner, {
+    return {
       polledAt: now,
       state: watch.lastState,
       changed: true,
@@ -244,7 +288,7 @@ export class Poller {
       ended: true,
       failures: watch.failures,
       outbox: this.#outboxFor(watch, watch.lastState, transitions),
-    });
+    };
   }
 
   /**
@@ -261,7 +305,10 @@ export class Poller {
         continue;
       }
       const kind = event.type === 'discovered-archive' ? 'archive' : 'broadcast';
-      if (await this.#store.getWatch(watchIdFor(watch, kind, event.id))) continue;
+      const existing = await this.#store.getWatch(watchIdFor(watch, kind, event.id)).catch((error: unknown) => {
+        throw new StoreFailure(error);
+      });
+      if (existing) continue;
       kept.push(transition);
       const threadTs = watch.threadTs ?? watch.messageTs;
       spawn.push(

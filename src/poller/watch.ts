@@ -153,6 +153,8 @@ export function matchesFilter(watch: Watch, filter: WatchFilter): boolean {
 export interface ClaimOptions {
   /** At most this many watches of any one project, so a project with a backlog cannot crowd out the others. */
   perProjectLimit?: number;
+  /** Limits for particular projects, overriding `perProjectLimit` (claim no more than their budget can serve). */
+  projectLimits?: Readonly<Record<string, number>>;
   /** Projects not to claim from now (their budget is spent or they are backing off). */
   excludeProjects?: readonly string[];
 }
@@ -168,7 +170,8 @@ export interface ClaimOptions {
  * - A watch is *claimable* at `now` when it has not ended, `nextPollAt <= now`, and it has no
  *   lease or `leaseUntil <= now`.
  * - `claimDue` leases up to `limit` claimable watches, oldest `nextPollAt` first (ties by id),
- *   skipping `excludeProjects` and taking at most `perProjectLimit` per project: it sets
+ *   skipping `excludeProjects` and taking at most `projectLimits[project] ?? perProjectLimit` per
+ *   project: it sets
  *   `leaseOwner = owner`, `leaseUntil = now + leaseMs`, `repollRequested = false`, and returns the
  *   watches as updated. Until `leaseUntil` no other claim returns them. Concurrent claims never
  *   return the same watch.
@@ -200,12 +203,13 @@ export interface ClaimOptions {
  *   at the same time without waiting on each other or getting the same row, and the UPDATE
  *   re-checks the lease because a row locked after another replica's commit was re-read:
  *     WITH ranked AS (
- *       SELECT id, row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
+ *       SELECT id, project_name, row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
  *       FROM watches
  *       WHERE ended_at IS NULL AND next_poll_at <= $now
  *         AND (lease_until IS NULL OR lease_until <= $now) AND project_name <> ALL($excluded)),
  *     picked AS (
- *       SELECT w.id FROM watches w JOIN ranked r ON r.id = w.id WHERE r.n <= $perProject
+ *       SELECT w.id FROM watches w JOIN ranked r ON r.id = w.id
+ *       WHERE r.n <= COALESCE(($projectLimits::jsonb ->> r.project_name)::int, $perProject)
  *       ORDER BY w.next_poll_at, w.id LIMIT $limit FOR UPDATE OF w SKIP LOCKED)
  *     UPDATE watches w SET lease_owner = $owner, lease_until = $now + $leaseMs, repoll_requested = false
  *     FROM picked WHERE w.id = picked.id AND (w.lease_until IS NULL OR w.lease_until <= $now)

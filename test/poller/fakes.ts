@@ -6,7 +6,7 @@
 import { createLogger } from '../../src/log';
 import { SlackDeliveryError, type SlackPoster, findNotification, notificationMetadata } from '../../src/poller/delivery';
 import type { ArchiveResource, BroadcastResource, ListQuery, Page, PollSource, RenderResource } from '../../src/poller/resources';
-import type { SlackBlocks, WatchTarget } from '../../src/poller/watch';
+import type { SlackBlocks, WatchStore, WatchTarget } from '../../src/poller/watch';
 
 export const silentLogger = createLogger({ level: 'silent' });
 
@@ -26,7 +26,7 @@ interface ProjectData {
 const newestFirst = <T extends { createdAt: number }>(items: T[]): T[] => [...items].sort((a, b) => b.createdAt - a.createdAt);
 
 function page<T>(items: T[], query: { offset: number; count: number }): Page<T> {
-  return { count: items.length, items: structuredClone(items.slice(query.offset, query.offset + query.count)) };
+  return { count: items.length, items: JSON.parse(JSON.stringify(items.slice(query.offset, query.offset + query.count))) as T[] };
 }
 
 /** The video service as the poller sees it, with counters and failure injection. */
@@ -236,4 +236,15 @@ export function broadcast(overrides: Partial<BroadcastResource> & { id: string }
 
 export function render(overrides: Partial<RenderResource> & { id: string }): RenderResource {
   return { status: 'starting', sessionId: 'S1', createdAt: 1_700_000_000_000, ...overrides };
+}
+
+/** The store with some methods replaced (to inject failures or record calls); the rest reach the store itself. */
+export function storeWith(store: WatchStore, overrides: Partial<WatchStore>): WatchStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (Object.prototype.hasOwnProperty.call(overrides, property)) return overrides[property as keyof WatchStore];
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

@@ -124,6 +124,20 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         expect(claimed.map((w) => w.id)).toEqual(['a1', 'a2', 'b1']);
       });
 
+      it('applies a project’s own limit over the common one', async () => {
+        for (const [id, projectName] of [
+          ['a1', 'a'],
+          ['a2', 'a'],
+          ['a3', 'a'],
+          ['b1', 'b'],
+          ['b2', 'b'],
+        ] as const) {
+          await store.addWatch(newWatch(id, { projectName }));
+        }
+        const claimed = await store.claimDue('p', T0, 10, LEASE, { perProjectLimit: 2, projectLimits: { a: 1, b: 5 } });
+        expect(claimed.map((w) => w.id)).toEqual(['a1', 'b1', 'b2']);
+      });
+
       it('never claims an ended watch', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);

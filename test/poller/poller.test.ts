@@ -1,0 +1,309 @@
+import { ProjectBudgets } from '../../src/poller/budget';
+import { MemoryWatchStore } from '../../src/poller/memory-store';
+import { type CardRenderer, Poller } from '../../src/poller/poller';
+import { DEFAULT_SCHEDULE } from '../../src/poller/schedule';
+import { archiveSnapshot, captionsSnapshot, discoverySnapshot, renderSnapshot, sipSnapshot } from '../../src/poller/snapshot';
+import { type NewWatch, type WatchKind, type WatchStore, createWatch } from '../../src/poller/watch';
+import { FakeVideoService, archive, render, storeWith, target } from './fakes';
+
+const T0 = 1_700_000_000_000;
+const HOUR = 3_600_000;
+
+interface Setup {
+  store: MemoryWatchStore;
+  service: FakeVideoService;
+  poller: Poller;
+  logs: { level: string; msg: string; fields?: Record<string, unknown> }[];
+}
+
+function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore } = {}): Setup {
+  const store = new MemoryWatchStore();
+  const service = new FakeVideoService(() => Date.now());
+  const logs: Setup['logs'] = [];
+  const logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (msg: string, fields?: Record<string, unknown>) => logs.push({ level: 'warn', msg, ...(fields && { fields }) }),
+    error: (msg: string, fields?: Record<string, unknown>) => logs.push({ level: 'error', msg, ...(fields && { fields }) }),
+  };
+  const poller = new Poller({
+    store: options.store ?? store,
+    source: service,
+    budgets: new ProjectBudgets(options.budget ?? { capacity: 50, refillPerSecond: 20 }, () => Date.now()),
+    logger,
+    instanceId: 'poller-1',
+    random: () => 0.5,
+    schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
+    ...(options.renderCard && { renderCard: options.renderCard }),
+  });
+  return { store, service, poller, logs };
+}
+
+function watchOf(kind: WatchKind, resourceId: string, initialState: NewWatch['lastState'], overrides: Partial<NewWatch> = {}): NewWatch {
+  return { ...createWatch({ target: target(), kind, resourceId, sessionId: 'S1', initialState, now: Date.now(), maxAgeMs: 24 * HOUR }), ...overrides };
+}
+
+async function addArchive(s: Setup, id: string, sessionId = 'S1'): Promise<string> {
+  const a = archive({ id, sessionId, createdAt: Date.now() });
+  s.service.putArchive('prod', a);
+  const w = watchOf('archive', id, archiveSnapshot(a), { sessionId });
+  await s.store.addWatch(w);
+  return w.id;
+}
+
+const texts = (store: MemoryWatchStore) => store.allOutbox().map((row) => (row.payload.type === 'reply' ? row.payload.text : `card:${row.payload.text}`));
+
+beforeEach(() => {
+  jest.useFakeTimers({ now: T0 });
+});
+
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+describe('Poller.runCycle', () => {
+  it('writes a change and its notification in the card’s thread, then polls fast', async () => {
+    const s = setup();
+    const id = await addArchive(s, 'A1');
+    expect((await s.poller.runCycle()).transitions).toBe(0);
+    s.service.updateArchive('prod', 'A1', { status: 'paused' });
+    jest.setSystemTime(T0 + 3_000);
+    const report = await s.poller.runCycle();
+    expect(report).toMatchObject({ claimed: 1, polled: 1, transitions: 1, requests: 1 });
+    const rows = s.store.allOutbox();
+    expect(rows).toEqual([
+      expect.objectContaining({
+        idempotencyKey: `${id}:archive:paused@1`,
+        channelId: 'C1',
+        threadTs: target().messageTs,
+        payload: { type: 'reply', text: ':warning: Recording paused: nobody is publishing' },
+      }),
+    ]);
+    expect(await s.store.getWatch(id)).toMatchObject({ lastState: { status: 'paused' }, lastChangeAt: T0 + 3_000, nextPollAt: T0 + 6_000, revision: 2 });
+  });
+
+  it('backs off while nothing changes', async () => {
+    const s = setup();
+    const id = await addArchive(s, 'A1');
+    const pollTimes: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const { nextPollAt } = (await s.store.getWatch(id))!;
+      jest.setSystemTime(nextPollAt);
+      pollTimes.push(nextPollAt - T0);
+      await s.poller.runCycle();
+    }
+    expect(pollTimes).toEqual([0, 3_000, 6_000, 12_000, 24_000, 48_000, 96_000, 156_000]);
+  });
+
+  it('ends the watch in a final state and never polls it again', async () => {
+    const s = setup();
+    const id = await addArchive(s, 'A1');
+    s.service.updateArchive('prod', 'A1', { status: 'available', duration: 720, size: 84_000_000, reason: 'user initiated' });
+    await s.poller.runCycle();
+    expect(texts(s.store)).toEqual(['Recording stopped on request', 'Recording available — 12 min, 84 MB']);
+    expect((await s.store.getWatch(id))?.endedAt).toBe(T0);
+    jest.setSystemTime(T0 + HOUR);
+    expect((await s.poller.runCycle()).claimed).toBe(0);
+  });
+
+  it('closes a watch that reached its maximum age and says so', async () => {
+    const s = setup();
+    const a = archive({ id: 'A1', createdAt: T0 });
+    s.service.putArchive('prod', a);
+    const w = watchOf('archive', 'A1', archiveSnapshot(a), { expiresAt: T0 + 10_000 });
+    await s.store.addWatch(w);
+    jest.setSystemTime(T0 + 10_000);
+    const report = await s.poller.runCycle();
+    expect(report).toMatchObject({ claimed: 1, requests: 0, transitions: 1 });
+    expect(texts(s.store)).toEqual(['Stopped watching this recording: last status started']);
+    expect((await s.store.getWatch(w.id))?.endedAt).toBe(T0 + 10_000);
+  });
+
+  it('ends captions at their maximum duration without asking the service', async () => {
+    const s = setup();
+    const w = watchOf('captions', 'CAP1', captionsSnapshot(T0, 300));
+    await s.store.addWatch(w);
+    await s.poller.runCycle();
+    expect((await s.store.getWatch(w.id))?.nextPollAt).toBe(T0 + 300_000);
+    jest.setSystemTime(T0 + 300_000);
+    await s.poller.runCycle();
+    expect(texts(s.store)).toEqual(['Live captions ended: maximum duration reached (5 min)']);
+    expect(s.service.calls).toEqual([]);
+  });
+
+  it('reports a SIP call ending when its stream leaves the session', async () => {
+    const s = setup();
+    s.service.setStreams('prod', 'S1', ['ST-pub', 'ST-call']);
+    const w = watchOf('sip', 'CALL1', sipSnapshot('ST-call', T0));
+    await s.store.addWatch(w);
+    await s.poller.runCycle();
+    s.service.setStreams('prod', 'S1', ['ST-pub']);
+    jest.setSystemTime(T0 + 3_000);
+    await s.poller.runCycle();
+    expect(texts(s.store)).toEqual(['Phone call connected', 'Phone call ended']);
+    expect((await s.store.getWatch(w.id))?.endedAt).toBe(T0 + 3_000);
+  });
+
+  it('adds a card update after each change when a card renderer is given', async () => {
+    const renderCard: CardRenderer = (watch, state) => ({ text: `card ${state?.status}`, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: String(state?.status) } }] });
+    const s = setup({ renderCard });
+    s.service.putRender('prod', render({ id: 'R1', status: 'started' }));
+    await s.store.addWatch(watchOf('render', 'R1', renderSnapshot(render({ id: 'R1' }))));
+    await s.poller.runCycle();
+    expect(s.store.allOutbox().map((r) => r.payload)).toEqual([
+      { type: 'reply', text: 'Composer started' },
+      { type: 'card', messageTs: target().messageTs, text: 'card started', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'started' } }] },
+    ]);
+  });
+
+  describe('session discovery', () => {
+    it('announces new archives in the thread and watches them, skipping what the channel already watches', async () => {
+      const s = setup();
+      s.service.putArchive('prod', archive({ id: 'OLD', createdAt: T0 - HOUR }));
+      const discovery = watchOf('session-discovery', 'S1', discoverySnapshot());
+      await s.store.addWatch(discovery);
+      await s.poller.runCycle();
+      expect(texts(s.store)).toEqual([]);
+
+      s.service.putArchive('prod', archive({ id: 'AUTO-2', createdAt: T0 + 1_000, name: 'Auto <2>' }));
+      s.service.putArchive('prod', archive({ id: 'FROM-SLACK', createdAt: T0 + 1_000 }));
+      await s.store.addWatch(watchOf('archive', 'FROM-SLACK', archiveSnapshot(archive({ id: 'FROM-SLACK' }))));
+      jest.setSystemTime(T0 + 3_000);
+      await s.poller.runCycle();
+      expect(texts(s.store)).toEqual(['New recording started in this session: “Auto &lt;2&gt;” (`AUTO-2`)']);
+      const spawned = await s.store.listWatches({ resourceId: 'AUTO-2' });
+      expect(spawned).toEqual([expect.objectContaining({ kind: 'archive', threadTs: target().messageTs, lastState: expect.objectContaining({ status: 'started' }) })]);
+      expect(spawned[0]?.messageTs).toBeUndefined();
+
+      s.service.updateArchive('prod', 'AUTO-2', { status: 'stopped', reason: 'maximum duration exceeded' });
+      jest.setSystemTime(T0 + 6_000);
+      await s.poller.runCycle();
+      expect(texts(s.store)).toContain(':warning: Auto &lt;2&gt; · Recording stopped: maximum duration reached (4 h)');
+    });
+  });
+
+  it('defers what the budget cannot cover; the deferred go first next time', async () => {
+    const s = setup({ budget: { capacity: 2, refillPerSecond: 1 } });
+    for (const session of ['S1', 'S2', 'S3', 'S4', 'S5']) {
+      s.service.setStreams('prod', session, []);
+      await s.store.addWatch(watchOf('sip', `CALL-${session}`, sipSnapshot(`ST-${session}`, T0), { sessionId: session, nextPollAt: T0 - Number(session.slice(1)) }));
+    }
+    const first = await s.poller.runCycle();
+    expect(first).toMatchObject({ claimed: 5, polled: 2, deferred: 3, requests: 2 });
+    expect((await s.store.listWatches({ kind: 'sip' })).filter((w) => w.revision > 0).map((w) => w.sessionId).sort()).toEqual(['S4', 'S5']);
+    jest.setSystemTime(T0 + 2_000);
+    const second = await s.poller.runCycle();
+    expect(second).toMatchObject({ polled: 2, requests: 2 });
+    expect((await s.store.listWatches({ kind: 'sip' })).filter((w) => w.revision > 0).map((w) => w.sessionId).sort()).toEqual(['S2', 'S3', 'S4', 'S5']);
+  });
+
+  it('backs off a failing project alone, then catches up', async () => {
+    const s = setup();
+    const failing = await addArchive(s, 'A1');
+    s.service.putArchive('other', archive({ id: 'B1' }));
+    const healthy = watchOf('archive', 'B1', archiveSnapshot(archive({ id: 'B1' })), { projectName: 'other', id: 'healthy' });
+    await s.store.addWatch(healthy);
+    s.service.failProject('prod');
+
+    const report = await s.poller.runCycle();
+    expect(report.failedProjects).toEqual(['prod']);
+    expect(await s.store.getWatch(failing)).toMatchObject({ failures: 1, nextPollAt: T0 + 5_000 });
+    expect(s.logs).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringContaining('backing off') }));
+
+    const callsAt = (t: number) => {
+      jest.setSystemTime(t);
+      return s.poller.runCycle();
+    };
+    for (let t = T0 + 1_000; t <= T0 + 60_000; t += 1_000) await callsAt(t);
+    const prodCalls = s.service.callsFor('prod').map((c) => c.at - T0);
+    expect(prodCalls).toEqual([0, 5_000, 15_000, 35_000]);
+    expect(s.service.callsFor('other').length).toBeGreaterThan(prodCalls.length);
+
+    s.service.heal('prod');
+    s.service.updateArchive('prod', 'A1', { status: 'paused' });
+    for (let t = T0 + 61_000; t <= T0 + 120_000; t += 1_000) await callsAt(t);
+    expect(texts(s.store)).toEqual([':warning: Recording paused: nobody is publishing']);
+    expect(await s.store.getWatch(failing)).toMatchObject({ failures: 0 });
+  });
+
+  it('closes a watch it cannot make sense of instead of retrying it every cycle', async () => {
+    const s = setup();
+    s.service.setStreams('prod', 'S1', []);
+    const broken = watchOf('sip', 'CALL', undefined);
+    await s.store.addWatch(broken);
+    await s.poller.runCycle();
+    expect((await s.store.getWatch(broken.id))?.endedAt).toBe(T0);
+    expect(s.logs).toContainEqual(expect.objectContaining({ level: 'error', msg: 'could not process a watch; closing it' }));
+  });
+
+  it('leaves a watch leased when the store fails to save it, so it is polled again after the lease', async () => {
+    const store = new MemoryWatchStore();
+    let failSaves = 1;
+    const flaky = storeWith(store, {
+      completePoll: (...args) => (failSaves-- > 0 ? Promise.reject(new Error('database is locked')) : store.completePoll(...args)),
+    });
+    const s = setup({ store: flaky });
+    const a = archive({ id: 'A1', createdAt: T0 });
+    s.service.putArchive('prod', { ...a, status: 'paused' });
+    const w = watchOf('archive', 'A1', archiveSnapshot(a));
+    await store.addWatch(w);
+    await s.poller.runCycle();
+    expect(store.allOutbox()).toEqual([]);
+    expect((await store.getWatch(w.id))?.leaseOwner).toBe('poller-1:1');
+    jest.setSystemTime(T0 + 60_000);
+    await s.poller.runCycle();
+    expect(store.allOutbox()).toHaveLength(1);
+  });
+});
+
+describe('Poller.start / pollNow', () => {
+  it('runs cycles on its timer and polls a hinted watch at once', async () => {
+    const s = setup();
+    s.service.putRender('prod', render({ id: 'R1', status: 'started' }));
+    const w = watchOf('render', 'R1', renderSnapshot(render({ id: 'R1', status: 'started' })), { nextPollAt: T0 + HOUR, lastChangeAt: T0 - HOUR });
+    await s.store.addWatch(w);
+    s.poller.start();
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(s.service.calls).toEqual([]);
+
+    s.service.updateRender('prod', 'R1', { status: 'stopped', reason: 'Stop Requested' });
+    expect(await s.poller.pollNow({ kind: 'render', resourceId: 'R1' })).toBe(1);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(texts(s.store)).toEqual(['Composer stopped: stop requested']);
+    expect(s.service.calls.map((c) => c.at)).toEqual([T0 + 5_000]);
+    await s.poller.stop();
+  });
+
+  it('logs a failing cycle and keeps going, without unhandled rejections', async () => {
+    const store = new MemoryWatchStore();
+    let failures = 2;
+    const broken = storeWith(store, {
+      claimDue: (...args) => (failures-- > 0 ? Promise.reject(new Error('connection refused')) : store.claimDue(...args)),
+    });
+    const s = setup({ store: broken });
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      await store.addWatch(watchOf('captions', 'CAP', captionsSnapshot(T0 - 400_000, 300)));
+      s.poller.start();
+      await jest.advanceTimersByTimeAsync(3_000);
+      await s.poller.stop();
+      expect(s.logs.filter((l) => l.msg === 'poller run failed')).toHaveLength(2);
+      expect(texts(store)).toEqual(['Live captions ended: maximum duration reached (5 min)']);
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
+  it('stops scheduling after stop()', async () => {
+    const s = setup();
+    s.poller.start();
+    await jest.advanceTimersByTimeAsync(1_000);
+    await s.poller.stop();
+    const w = watchOf('render', 'R1', renderSnapshot(render({ id: 'R1' })));
+    await s.store.addWatch(w);
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(s.service.calls).toEqual([]);
+  });
+});
