@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import type { ResourceContext } from './context';
+import { type CallOptions, json, projectPath } from './http';
+import { type ListAllOptions, paginate } from './paging';
+import {
+  type Layout,
+  type Page,
+  RESOLUTIONS,
+  type Resolution,
+  STREAM_MODES,
+  type StreamMode,
+  addStreamBody,
+  epochMs,
+  listSchema,
+  openEnum,
+  optionalText,
+  projectScoped,
+  removeStreamBody,
+  streamSelectionSchema,
+  validateLayout,
+  validateMediaFlags,
+} from './schemas';
+import {
+  compact,
+  describe,
+  fail,
+  optionalBoolean,
+  optionalIntInRange,
+  optionalOneOf,
+  optionalString,
+  pagingQuery,
+  requireId,
+  requireObject,
+  requireString,
+} from './validate';
+
+export const BROADCAST_STATUSES = ['started', 'stopped'] as const;
+export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
+export const HLS_STATUSES = ['connecting', 'ready', 'live', 'ended', 'error'] as const;
+export type HlsStatus = (typeof HLS_STATUSES)[number];
+export const RTMP_STATUSES = ['connecting', 'live', 'offline', 'error'] as const;
+export type RtmpStatus = (typeof RTMP_STATUSES)[number];
+
+export const MAX_RTMP_OUTPUTS = 5;
+
+const rtmpOutputStatusSchema = z.looseObject({
+  id: z.string().optional(),
+  serverUrl: z.string(),
+  streamName: z.string(),
+  status: openEnum(RTMP_STATUSES).optional(),
+});
+
+/**
+ * Start responses list RTMP outputs as an array, list/get responses as an object keyed by
+ * output id. Both become one array of `{id, serverUrl, streamName, status}`.
+ */
+const rtmpOutputsSchema = z
+  .union([z.array(rtmpOutputStatusSchema), z.record(z.string(), rtmpOutputStatusSchema)])
+  .transform((outputs) =>
+    Array.isArray(outputs) ? outputs : Object.entries(outputs).map(([id, output]) => ({ ...output, id: output.id ?? id })),
+  );
+export type RtmpOutputStatus = z.output<typeof rtmpOutputStatusSchema>;
+
+const broadcastUrlsSchema = z.looseObject({
+  hls: z.string().optional(),
+  hlsStatus: openEnum(HLS_STATUSES).optional(),
+  rtmp: rtmpOutputsSchema.nullish().transform((rtmp) => rtmp ?? []),
+});
+
+/** Some bodies spell it `maxBitRate`. */
+function adoptMaxBitRate(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const record = input as Record<string, unknown>;
+  return record.maxBitrate === undefined && record.maxBitRate !== undefined ? { ...record, maxBitrate: record.maxBitRate } : input;
+}
+
+export const broadcastSchema = z.preprocess(
+  adoptMaxBitRate,
+  projectScoped({
+    id: z.string(),
+    sessionId: z.string(),
+    /** ms since epoch; the stop response's seconds are converted. */
+    createdAt: epochMs,
+    updatedAt: epochMs.optional(),
+    resolution: openEnum(RESOLUTIONS).optional(),
+    status: openEnum(BROADCAST_STATUSES),
+    streamMode: openEnum(STREAM_MODES).default('auto'),
+    streams: z.array(streamSelectionSchema).default([]),
+    hasAudio: z.boolean().default(true),
+    hasVideo: z.boolean().default(true),
+    maxDuration: z.number().optional(),
+    maxBitrate: z.number().optional(),
+    multiBroadcastTag: optionalText,
+    /** null once stopped. */
+    broadcastUrls: broadcastUrlsSchema.nullish().transform((urls) => urls ?? null),
+    settings: z
+      .looseObject({
+        hls: z
+          .looseObject({ dvr: z.boolean().default(false), lowLatency: z.boolean().default(false) })
+          .optional(),
+      })
+      .optional(),
+  }),
+);
+export type Broadcast = z.output<typeof broadcastSchema>;
+
+export const broadcastListSchema = listSchema(broadcastSchema);
+
+export interface RtmpOutput {
+  /** Optional; unique among the outputs. */
+  id?: string;
+  /** rtmp:// or rtmps:// URL with an explicit port. */
+  serverUrl: string;
+  streamName: string;
+}
+
+export interface BroadcastOutputs {
+  hls?: { dvr?: boolean; lowLatency?: boolean };
+  /** Up to 5. */
+  rtmp?: RtmpOutput | RtmpOutput[];
+}
+
+export interface StartBroadcastOptions {
+  sessionId: string;
+  outputs: BroadcastOutputs;
+  hasAudio?: boolean;
+  hasVideo?: boolean;
+  layout?: Layout;
+  multiBroadcastTag?: string;
+  /** 100,000–6,000,000 bits per second. */
+  maxBitrate?: number;
+  /** 60–36,000 seconds, default 14,400. */
+  maxDuration?: number;
+  resolution?: Resolution;
+  streamMode?: StreamMode;
+}
+
+export interface ListBroadcastsOptions {
+  offset?: number;
+  count?: number;
+  sessionId?: string;
+}
+
+const RTMP_EXAMPLE = '{ id: "youtube", serverUrl: "rtmps://live.example.com:443/app", streamName: "abcd-1234" }';
+
+function rtmpOutputsBody(value: unknown): RtmpOutput[] {
+  const outputs = Array.isArray(value) ? value : [value];
+  if (outputs.length > MAX_RTMP_OUTPUTS) {
+    fail('outputs.rtmp', `allows at most ${MAX_RTMP_OUTPUTS} outputs (got ${outputs.length})`, `up to five entries like ${RTMP_EXAMPLE}`);
+  }
+  const ids = new Set<string>();
+  return outputs.map((item, index) => {
+    const field = `outputs.rtmp[${index}]`;
+    const output = requireObject(field, item, RTMP_EXAMPLE);
+    const id = optionalString(`${field}.id`, output.id, '"youtube"');
+    if (id !== undefined) {
+      if (id === '') fail(`${field}.id`, 'must not be empty when given', '"youtube"');
+      if (ids.has(id)) fail(`${field}.id`, `must be unique among the RTMP outputs ("${id}" is used twice)`, '"youtube" and "twitch"');
+      ids.add(id);
+    }
+    const serverUrl = rtmpServerUrl(`${field}.serverUrl`, output.serverUrl);
+    const streamName = requireString(`${field}.streamName`, output.streamName, '"abcd-1234"');
+    return compact({ id, serverUrl, streamName }) as RtmpOutput;
+  });
+}
+
+function rtmpServerUrl(field: string, value: unknown): string {
+  const example = '"rtmps://live.example.com:443/app" or "rtmp://live.example.com:1935/app"';
+  const text = requireString(field, value, example);
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'rtmp:' && url.protocol !== 'rtmps:') || url.hostname === '') {
+    fail(field, `must be an rtmp:// or rtmps:// URL (got ${describe(text)})`, example);
+  }
+  if (url.port === '') fail(field, `must include the port (got ${describe(text)})`, example);
+  return text;
+}
+
+export function startBroadcastBody(options: StartBroadcastOptions): Record<string, unknown> {
+  const opts = requireObject('options', options, '{ sessionId: "2_MX4xMjM0NTZ-fg", outputs: { hls: {} } }');
+  const sessionId = requireId('sessionId', opts.sessionId);
+  const outputs = requireObject('outputs', opts.outputs, '{ hls: {} } or { rtmp: [' + RTMP_EXAMPLE + '] }');
+  if (outputs.hls === undefined && outputs.rtmp === undefined) {
+    fail('outputs', 'needs an hls output, rtmp outputs, or both', `{ hls: {}, rtmp: [${RTMP_EXAMPLE}] }`);
+  }
+  let hls: { dvr?: boolean; lowLatency?: boolean } | undefined;
+  if (outputs.hls !== undefined) {
+    const hlsOptions = requireObject('outputs.hls', outputs.hls, '{ dvr: false, lowLatency: true }');
+    const dvr = optionalBoolean('outputs.hls.dvr', hlsOptions.dvr);
+    const lowLatency = optionalBoolean('outputs.hls.lowLatency', hlsOptions.lowLatency);
+    if (dvr === true && lowLatency === true) {
+      fail('outputs.hls.lowLatency', 'cannot be combined with dvr', '{ dvr: true } or { lowLatency: true }');
+    }
+    hls = compact({ dvr, lowLatency });
+  }
+  const rtmp = outputs.rtmp === undefined ? undefined : rtmpOutputsBody(outputs.rtmp);
+  const multiBroadcastTag = optionalString('multiBroadcastTag', opts.multiBroadcastTag, '"broadcast-1"');
+  if (multiBroadcastTag === '') fail('multiBroadcastTag', 'must not be empty when given', '"broadcast-1"');
+  return compact({
+    sessionId,
+    ...validateMediaFlags(opts.hasAudio, opts.hasVideo),
+    layout: opts.layout === undefined ? undefined : validateLayout('layout', opts.layout),
+    multiBroadcastTag,
+    maxBitrate: optionalIntInRange('maxBitrate', opts.maxBitrate, 100_000, 6_000_000, 2_000_000),
+    maxDuration: optionalIntInRange('maxDuration', opts.maxDuration, 60, 36_000, 7200),
+    outputs: compact({ hls, rtmp }),
+    resolution: optionalOneOf('resolution', opts.resolution, RESOLUTIONS),
+    streamMode: optionalOneOf('streamMode', opts.streamMode, STREAM_MODES),
+  });
+}
+
+const BROADCAST_ID_EXAMPLE = '"6706b658-2eba-42cc-b4d2-7d01a104d182"';
+
+export class Broadcasts {
+  readonly #ctx: ResourceContext;
+
+  constructor(ctx: ResourceContext) {
+    this.#ctx = ctx;
+  }
+
+  async start(options: StartBroadcastOptions, call?: CallOptions): Promise<Broadcast> {
+    const body = startBroadcastBody(options);
+    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, parse: json(broadcastSchema) }, call);
+  }
+
+  async stop(broadcastId: string, call?: CallOptions): Promise<Broadcast> {
+    const path = this.#path(this.#id(broadcastId), 'stop');
+    return this.#ctx.http.request({ method: 'POST', path, parse: json(broadcastSchema) }, call);
+  }
+
+  /** Broadcasts in progress, newest first. */
+  async list(options: ListBroadcastsOptions = {}, call?: CallOptions): Promise<Page<Broadcast>> {
+    const { offset, count } = pagingQuery(options.offset, options.count);
+    const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
+    return this.#ctx.http.request(
+      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: json(broadcastListSchema) },
+      call,
+    );
+  }
+
+  listAll(options: { sessionId?: string } & ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Broadcast, void, undefined> {
+    return paginate((offset, count) => this.list({ offset, count, sessionId: options.sessionId }, call), options.pageSize);
+  }
+
+  async get(broadcastId: string, call?: CallOptions): Promise<Broadcast> {
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(broadcastId)), parse: json(broadcastSchema) }, call);
+  }
+
+  async setLayout(broadcastId: string, layout: Layout, call?: CallOptions): Promise<void> {
+    const path = this.#path(this.#id(broadcastId), 'layout');
+    return this.#ctx.http.request({ method: 'PUT', path, json: validateLayout('layout', layout) }, call);
+  }
+
+  async addStream(broadcastId: string, streamId: string, media: { hasAudio?: boolean; hasVideo?: boolean } = {}, call?: CallOptions): Promise<void> {
+    const path = this.#path(this.#id(broadcastId), 'streams');
+    return this.#ctx.http.request({ method: 'PATCH', path, json: addStreamBody(streamId, media) }, call);
+  }
+
+  async removeStream(broadcastId: string, streamId: string, call?: CallOptions): Promise<void> {
+    const path = this.#path(this.#id(broadcastId), 'streams');
+    return this.#ctx.http.request({ method: 'PATCH', path, json: removeStreamBody(streamId) }, call);
+  }
+
+  #id(broadcastId: string): string {
+    return requireId('broadcastId', broadcastId, BROADCAST_ID_EXAMPLE);
+  }
+
+  #path(...segments: string[]): string {
+    return projectPath(this.#ctx.apiKey(), 'broadcast', ...segments);
+  }
+}

@@ -1,0 +1,345 @@
+/**
+ * The one request path of the adapter: token, undici pool, timeouts, retries, typed errors,
+ * and response parsing.
+ */
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import type { IssuerType, RestTokenSource } from './auth';
+import {
+  VideoAbortedError,
+  VideoApiError,
+  VideoConnectionError,
+  VideoTimeoutError,
+  errorFromResponse,
+  redact,
+} from './errors';
+import { type AttemptFailure, type HttpMethod, type RetryPolicy, parseRetryAfter, retryDelayMs, shouldRetry } from './retry';
+
+export interface Timeouts {
+  /** Opening a TCP/TLS connection. */
+  connectMs: number;
+  /** From sending the request until the response headers arrive. */
+  headersMs: number;
+  /** Maximum gap between two chunks of the response body. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({ connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 });
+
+/** Per-call options, accepted as the last argument of every method. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Budget for the whole call, retries and backoff included. */
+  timeoutMs?: number;
+  /** Overrides the client's retry policy for this call. */
+  maxRetries?: number;
+}
+
+export type ResponseParser<T> = (body: string, contentType: string) => T;
+
+export interface ApiRequest<T> {
+  method: HttpMethod;
+  /** Path below the base URL, segments already encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Which credentials sign the call; `project` unless stated. */
+  issuer?: IssuerType;
+  /** Omitted: the body is ignored and the call resolves to undefined. */
+  parse?: ResponseParser<T>;
+  /** Values in the request (keys, passwords, tokens) that must never be echoed into errors. */
+  secrets?: readonly string[];
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  timeouts: Timeouts;
+  retry: RetryPolicy;
+  userAgent: string;
+  tokenSource(issuer: IssuerType): RestTokenSource;
+  /** Current API secrets, scrubbed from anything an error carries. */
+  credentialSecrets(): readonly string[];
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection pools: one per origin (and connect timeout, a pool-level setting), shared by every
+// client in the process so keep-alive connections are reused across VideoClient instances.
+
+const pools = new Map<string, Pool>();
+const MAX_CONNECTIONS_PER_ORIGIN = 64;
+const KEEP_ALIVE_MS = 10_000;
+
+export function sharedPool(origin: string, connectTimeoutMs: number): Pool {
+  const key = `${origin} ${connectTimeoutMs}`;
+  const existing = pools.get(key);
+  if (existing && !existing.closed && !existing.destroyed) return existing;
+  const pool = new Pool(origin, {
+    connections: MAX_CONNECTIONS_PER_ORIGIN,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    connect: { timeout: connectTimeoutMs },
+  });
+  pools.set(key, pool);
+  return pool;
+}
+
+/** Closes every shared pool (process shutdown, end of a test run). */
+export async function closeSharedPools(): Promise<void> {
+  const open = [...pools.values()];
+  pools.clear();
+  await Promise.all(open.map((pool) => pool.close().catch(() => undefined)));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: VideoApiError };
+
+/** Connection errors raised before any request byte was written. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+export class HttpTransport {
+  readonly #config: TransportConfig;
+  readonly #origin: string;
+  readonly #basePath: string;
+
+  constructor(config: TransportConfig) {
+    const base = new URL(config.baseUrl);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new VideoApiError(`baseUrl must be an http(s) URL, e.g. "https://video.example.com" (got ${base.protocol})`);
+    }
+    this.#config = config;
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
+  }
+
+  get origin(): string {
+    return this.#origin;
+  }
+
+  request<T>(req: ApiRequest<T> & { parse: ResponseParser<T> }, options?: CallOptions): Promise<T>;
+  request(req: ApiRequest<never>, options?: CallOptions): Promise<void>;
+  async request<T>(req: ApiRequest<T>, options: CallOptions = {}): Promise<T | void> {
+    const policy = options.maxRetries === undefined ? this.#config.retry : { ...this.#config.retry, maxRetries: options.maxRetries };
+    const controller = new AbortController();
+    const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+    const timer = deadline === undefined ? undefined : setTimeout(() => controller.abort(), options.timeoutMs);
+    const forwardAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', forwardAbort, { once: true });
+    try {
+      for (let retriesDone = 0; ; retriesDone++) {
+        if (options.signal?.aborted) throw this.#aborted(req, options.signal.reason);
+        const attempt = await this.#attempt(req, controller.signal, options);
+        if (attempt.ok) return attempt.value;
+        if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
+        const delay = retryDelayMs(retriesDone, policy, attempt.error.retryAfterMs, this.#config.random);
+        if (delay === undefined) throw attempt.error;
+        if (deadline !== undefined && Date.now() + delay >= deadline) throw attempt.error;
+        await this.#sleep(delay, controller.signal);
+      }
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', forwardAbort);
+    }
+  }
+
+  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal, options: CallOptions): Promise<Attempt<T | void>> {
+    const secrets = [...(req.secrets ?? []), ...this.#config.credentialSecrets()];
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#config.userAgent,
+    };
+    let body: string | undefined;
+    if (req.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(req.form).toString();
+    } else if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    }
+    let statusCode: number;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const token = await this.#config.tokenSource(req.issuer ?? 'project').token();
+      headers['x-service-auth'] = token;
+      secrets.push(token);
+      const pool = sharedPool(this.#origin, this.#config.timeouts.connectMs);
+      const response = await pool.request({
+        method: req.method,
+        path: this.#basePath + req.path + queryString(req.query),
+        headers,
+        body,
+        signal,
+        headersTimeout: this.#config.timeouts.headersMs,
+        bodyTimeout: this.#config.timeouts.bodyMs,
+      });
+      statusCode = response.statusCode;
+      responseHeaders = response.headers;
+      text = await response.body.text();
+    } catch (cause) {
+      return this.#transportFailure(req, cause, signal, options);
+    }
+
+    const contentType = headerValue(responseHeaders['content-type']) ?? '';
+    if (statusCode < 200 || statusCode >= 300) {
+      const error = errorFromResponse({
+        method: req.method,
+        path: req.path,
+        status: statusCode,
+        body: text,
+        contentType,
+        retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
+        secrets,
+      });
+      return { ok: false, failure: { kind: 'status', status: statusCode }, error };
+    }
+    if (req.parse === undefined) return { ok: true, value: undefined };
+    try {
+      return { ok: true, value: req.parse(text, contentType) };
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      const error = new VideoApiError(`${req.method} ${req.path} returned ${statusCode} with a ${reason}`, {
+        status: statusCode,
+        code: cause instanceof VideoApiError ? cause.code : 'UNEXPECTED_RESPONSE',
+        method: req.method,
+        path: req.path,
+        raw: redact(text, secrets).slice(0, 2000),
+        cause,
+      });
+      return { ok: false, failure: { kind: 'final' }, error };
+    }
+  }
+
+  #transportFailure(req: ApiRequest<unknown>, cause: unknown, signal: AbortSignal, options: CallOptions): Attempt<never> {
+    if (cause instanceof VideoApiError) return { ok: false, failure: { kind: 'final' }, error: cause };
+    const where = `${req.method} ${req.path}`;
+    const details = { method: req.method, path: req.path, cause };
+    if (options.signal?.aborted) return { ok: false, failure: { kind: 'final' }, error: this.#aborted(req, cause) };
+    if (signal.aborted) {
+      const error = new VideoTimeoutError(`${where} did not complete within ${options.timeoutMs} ms`, { ...details, code: 'ETIMEDOUT' });
+      return { ok: false, failure: { kind: 'timeout', phase: 'deadline' }, error };
+    }
+    const code = errorCode(cause);
+    const { timeouts } = this.#config;
+    switch (code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return timeoutFailure('connect', `${where} could not connect within ${timeouts.connectMs} ms`);
+      case 'UND_ERR_HEADERS_TIMEOUT':
+        return timeoutFailure('headers', `${where} got no response headers within ${timeouts.headersMs} ms`);
+      case 'UND_ERR_BODY_TIMEOUT':
+        return timeoutFailure('body', `${where} response body stalled for ${timeouts.bodyMs} ms`);
+    }
+    const requestSent = !NOT_SENT_CODES.has(code ?? '');
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const error = new VideoConnectionError(
+      `${where} failed: ${requestSent ? 'connection lost' : 'could not connect'} (${code ?? reason})`,
+      { ...details, code },
+    );
+    return { ok: false, failure: { kind: 'network', requestSent }, error };
+
+    function timeoutFailure(phase: 'connect' | 'headers' | 'body', message: string): Attempt<never> {
+      return { ok: false, failure: { kind: 'timeout', phase }, error: new VideoTimeoutError(message, { ...details, code }) };
+    }
+  }
+
+  #aborted(req: ApiRequest<unknown>, cause: unknown): VideoAbortedError {
+    return new VideoAbortedError(`${req.method} ${req.path} was aborted by the caller`, {
+      method: req.method,
+      path: req.path,
+      code: 'ABORTED',
+      cause,
+    });
+  }
+
+  #sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (this.#config.sleep) return this.#config.sleep(ms, signal);
+    return abortableSleep(ms, signal);
+  }
+}
+
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) return resolve();
+    // The next attempt notices the abort and reports it with the right error class.
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function queryString(query: ApiRequest<unknown>['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response parsers
+
+function malformed(message: string): VideoApiError {
+  return new VideoApiError(message, { code: 'MALFORMED_RESPONSE' });
+}
+
+/** Parses a JSON body with a zod schema. Invalid JSON or an unexpected shape → VideoApiError. */
+export function parseJson<S extends z.ZodType>(schema: S, body: string): z.output<S> {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    throw malformed(body.trim() === '' ? 'malformed response: empty body where JSON was expected' : 'malformed response: body is not valid JSON');
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const issues = result.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new VideoApiError(`unexpected response: ${issues}`, { code: 'UNEXPECTED_RESPONSE' });
+  }
+  return result.data;
+}
+
+export function json<S extends z.ZodType>(schema: S): ResponseParser<z.output<S>> {
+  return (body) => parseJson(schema, body);
+}
+
+/** For endpoints whose success body the spec leaves open: empty is fine, JSON is parsed. */
+export function optionalJson<S extends z.ZodType>(schema: S): ResponseParser<z.output<S> | undefined> {
+  return (body) => (body.trim() === '' ? undefined : parseJson(schema, body));
+}
+
+/** `/v2/project/{apiKey}/...segments`, each segment validated and encoded. */
+export function projectPath(apiKey: string, ...segments: string[]): string {
+  return ['/v2/project', apiKey, ...segments].map((segment, i) => (i === 0 ? segment : encodeURIComponent(segment))).join('/');
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { ResourceContext } from './context';
+import { type CallOptions, json, projectPath } from './http';
+import { type ListAllOptions, paginate } from './paging';
+import { callerToken } from './participant';
+import { type Page, RESOLUTIONS, type Resolution, epochMs, listSchema, openEnum, optionalText, projectScoped } from './schemas';
+import {
+  charRange,
+  compact,
+  optionalIntInRange,
+  optionalOneOf,
+  optionalString,
+  pagingQuery,
+  requireId,
+  requireObject,
+  requireUrl,
+} from './validate';
+
+export const RENDER_STATUSES = ['starting', 'started', 'stopped', 'failed'] as const;
+export type RenderStatus = (typeof RENDER_STATUSES)[number];
+
+/** A composed web-page stream (Experience Composer). */
+export const renderSchema = projectScoped({
+  id: z.string(),
+  sessionId: z.string(),
+  createdAt: epochMs,
+  updatedAt: epochMs.optional(),
+  callbackUrl: optionalText,
+  name: optionalText,
+  url: z.string(),
+  resolution: openEnum(RESOLUTIONS).optional(),
+  status: openEnum(RENDER_STATUSES),
+  /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
+  reason: optionalText,
+  /** Absent while starting. */
+  streamId: optionalText,
+});
+export type Render = z.output<typeof renderSchema>;
+
+export const renderListSchema = listSchema(renderSchema);
+
+export interface StartRenderOptions {
+  sessionId: string;
+  /** Publisher token; minted when omitted (with `tokenData` as connection data). */
+  token?: string;
+  tokenData?: string;
+  /** Public http(s) page, 15–2048 characters. */
+  url: string;
+  /** 60–36,000 seconds, default 7,200. */
+  maxDuration?: number;
+  /** Default 1280x720. */
+  resolution?: Resolution;
+  /** Name of the published stream, 1–200 characters. */
+  properties?: { name?: string };
+}
+
+const URL_EXAMPLE = '"https://meet.example.com/board/42"';
+
+export function startRenderBody(options: StartRenderOptions): { sessionId: string } & Record<string, unknown> {
+  const opts = requireObject('options', options, `{ sessionId: "2_MX4xMjM0NTZ-fg", url: ${URL_EXAMPLE} }`);
+  const sessionId = requireId('sessionId', opts.sessionId);
+  requireUrl('url', opts.url, ['http', 'https'], URL_EXAMPLE);
+  const urlText = opts.url as string;
+  charRange('url', urlText, 15, 2048, URL_EXAMPLE);
+  let properties: { name: string } | undefined;
+  if (opts.properties !== undefined) {
+    const props = requireObject('properties', opts.properties, '{ name: "Whiteboard" }');
+    const name = optionalString('properties.name', props.name, '"Whiteboard"');
+    if (name !== undefined) {
+      charRange('properties.name', name, 1, 200, '"Whiteboard"');
+      properties = { name };
+    }
+  }
+  return compact({
+    sessionId,
+    url: urlText,
+    maxDuration: optionalIntInRange('maxDuration', opts.maxDuration, 60, 36_000, 7200),
+    resolution: optionalOneOf('resolution', opts.resolution, RESOLUTIONS),
+    properties,
+  }) as { sessionId: string } & Record<string, unknown>;
+}
+
+const RENDER_ID_EXAMPLE = '"80abaf0d-25a3-4efc-968f-6268d620668d"';
+
+export class RenderStreams {
+  readonly #ctx: ResourceContext;
+
+  constructor(ctx: ResourceContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Starts rendering a web page into the session. Accepts the service's 200 or 202. */
+  async start(options: StartRenderOptions, call?: CallOptions): Promise<Render> {
+    const body = startRenderBody(options);
+    const data = optionalString('tokenData', options.tokenData, '"whiteboard"');
+    const token =
+      callerToken(options.token, 'publisher', body.sessionId) ??
+      (await this.#ctx.tokens.client({ sessionId: body.sessionId, role: 'publisher', data }));
+    return this.#ctx.http.request(
+      { method: 'POST', path: this.#path(), json: { ...body, token }, secrets: [token], parse: json(renderSchema) },
+      call,
+    );
+  }
+
+  async get(renderId: string, call?: CallOptions): Promise<Render> {
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(renderId)), parse: json(renderSchema) }, call);
+  }
+
+  async list(options: { offset?: number; count?: number } = {}, call?: CallOptions): Promise<Page<Render>> {
+    const query = pagingQuery(options.offset, options.count);
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query, parse: json(renderListSchema) }, call);
+  }
+
+  listAll(options: ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Render, void, undefined> {
+    return paginate((offset, count) => this.list({ offset, count }, call), options.pageSize);
+  }
+
+  async stop(renderId: string, call?: CallOptions): Promise<void> {
+    // The spec's path ends with a slash.
+    return this.#ctx.http.request({ method: 'DELETE', path: this.#path(this.#id(renderId), '') }, call);
+  }
+
+  #id(renderId: string): string {
+    return requireId('renderId', renderId, RENDER_ID_EXAMPLE);
+  }
+
+  #path(...segments: string[]): string {
+    return projectPath(this.#ctx.apiKey(), 'render', ...segments);
+  }
+}

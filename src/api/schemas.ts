@@ -1,0 +1,147 @@
+/**
+ * Shared pieces of the request and response models, and the one place where quirks of real
+ * service bodies are normalised (project ids, timestamps in seconds, open status sets).
+ */
+import { z } from 'zod';
+import { describe, fail, optionalBoolean, optionalString, requireId, requireObject } from './validate';
+
+export const RESOLUTIONS = ['640x480', '1280x720', '1920x1080', '480x640', '720x1280', '1080x1920'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+export const STREAM_MODES = ['auto', 'manual'] as const;
+export type StreamMode = (typeof STREAM_MODES)[number];
+
+export const LAYOUT_TYPES = ['bestFit', 'custom', 'horizontalPresentation', 'pip', 'verticalPresentation'] as const;
+export type LayoutType = (typeof LAYOUT_TYPES)[number];
+/** Custom needs a stylesheet, which a screen-share layout may not have, so it is not offered here. */
+export const SCREENSHARE_LAYOUT_TYPES = ['bestFit', 'horizontalPresentation', 'pip', 'verticalPresentation'] as const;
+export type ScreenshareLayoutType = (typeof SCREENSHARE_LAYOUT_TYPES)[number];
+
+export interface Layout {
+  type: LayoutType;
+  /** Only with type `custom`. */
+  stylesheet?: string;
+  /** Only with type `bestFit` and no stylesheet: the layout used while a screen share is present. */
+  screenshareType?: ScreenshareLayoutType;
+}
+
+/**
+ * Layout rules 1–3 of the spec. Rule 4 (no layout means best fit) needs no check; rule 5
+ * (non-best-fit layouts need layout classes on streams) depends on live session state that
+ * only the service sees.
+ */
+export function validateLayout(field: string, value: unknown): Layout {
+  const layout = requireObject(field, value, '{ type: "bestFit", screenshareType: "pip" }');
+  if (!(LAYOUT_TYPES as readonly unknown[]).includes(layout.type)) {
+    fail(`${field}.type`, `must be one of ${LAYOUT_TYPES.join(', ')} (got ${describe(layout.type)})`, '"bestFit"');
+  }
+  const type = layout.type as LayoutType;
+  const stylesheet = optionalString(`${field}.stylesheet`, layout.stylesheet, '"stream.focus { width: 100%; }"');
+  if (stylesheet !== undefined && type !== 'custom') {
+    fail(`${field}.stylesheet`, `is allowed only with type "custom" (type is "${type}")`, '{ type: "custom", stylesheet: "stream { float: left; }" }');
+  }
+  const screenshareType = layout.screenshareType;
+  if (screenshareType !== undefined) {
+    if (!(SCREENSHARE_LAYOUT_TYPES as readonly unknown[]).includes(screenshareType)) {
+      fail(`${field}.screenshareType`, `must be one of ${SCREENSHARE_LAYOUT_TYPES.join(', ')} (got ${describe(screenshareType)})`, '"verticalPresentation"');
+    }
+    if (type !== 'bestFit' || stylesheet !== undefined) {
+      fail(`${field}.screenshareType`, `needs type "bestFit" and no stylesheet (type is "${type}"${stylesheet !== undefined ? ', stylesheet is set' : ''})`, '{ type: "bestFit", screenshareType: "verticalPresentation" }');
+    }
+  }
+  return {
+    type,
+    ...(stylesheet !== undefined && { stylesheet }),
+    ...(screenshareType !== undefined && { screenshareType: screenshareType as ScreenshareLayoutType }),
+  };
+}
+
+/** hasAudio / hasVideo flags where both false is an error (archives, broadcasts, stream selection). */
+export function validateMediaFlags(hasAudio: unknown, hasVideo: unknown, prefix = ''): { hasAudio?: boolean; hasVideo?: boolean } {
+  const audio = optionalBoolean(`${prefix}hasAudio`, hasAudio);
+  const video = optionalBoolean(`${prefix}hasVideo`, hasVideo);
+  if (audio === false && video === false) {
+    fail(`${prefix}hasVideo`, 'hasAudio and hasVideo cannot both be false', '{ hasAudio: true, hasVideo: false } for audio only');
+  }
+  return { hasAudio: audio, hasVideo: video };
+}
+
+/** Body of a manual-mode stream selection change (archives and broadcasts). */
+export type StreamChange =
+  | { addStream: string; hasAudio?: boolean; hasVideo?: boolean }
+  | { removeStream: string };
+
+export function addStreamBody(streamId: unknown, media: { hasAudio?: boolean; hasVideo?: boolean } = {}): StreamChange {
+  const flags = validateMediaFlags(media.hasAudio, media.hasVideo);
+  return {
+    addStream: requireId('streamId', streamId, '"8b732909-0a06-46a2-8ea8-074e64d43422"'),
+    ...(flags.hasAudio !== undefined && { hasAudio: flags.hasAudio }),
+    ...(flags.hasVideo !== undefined && { hasVideo: flags.hasVideo }),
+  };
+}
+
+export function removeStreamBody(streamId: unknown): StreamChange {
+  return { removeStream: requireId('streamId', streamId, '"8b732909-0a06-46a2-8ea8-074e64d43422"') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response normalisation
+
+/**
+ * A status field: the documented values are typed, and an undocumented one (e.g. RTMP
+ * `started` in real list bodies) is kept as a string rather than failing the whole response.
+ */
+export function openEnum<const T extends string>(_values: readonly T[]) {
+  return z.string().transform((value) => value as T | (string & {}));
+}
+
+/** Values below this are taken as seconds: as milliseconds they would fall before March 1973. */
+const SECONDS_THRESHOLD = 1e11;
+
+export function normaliseEpochMs(value: number): number {
+  return Math.abs(value) < SECONDS_THRESHOLD ? value * 1000 : value;
+}
+
+/** Timestamps: ms since epoch, also when a body gives seconds or a numeric string. */
+export const epochMs = z
+  .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+  .transform(normaliseEpochMs);
+
+/** `projectId` comes as integer or string; older bodies only carry `partnerId`. */
+export const projectIdValue = z.union([z.string(), z.number()]).transform(String);
+
+function adoptPartnerId(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const record = input as Record<string, unknown>;
+  if (record.projectId === undefined && record.partnerId !== undefined && record.partnerId !== null) {
+    return { ...record, projectId: record.partnerId };
+  }
+  return input;
+}
+
+/** A loose object carrying `projectId` (string), filled from `partnerId` when needed. */
+export function projectScoped<const Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.preprocess(adoptPartnerId, z.looseObject({ ...shape, projectId: projectIdValue.optional() }));
+}
+
+/** `null` and absent both become undefined, for optional strings bodies sometimes send as null. */
+export const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+export const streamSelectionSchema = z.looseObject({
+  streamId: z.string(),
+  hasAudio: z.boolean().default(true),
+  hasVideo: z.boolean().default(true),
+});
+export type StreamSelection = z.output<typeof streamSelectionSchema>;
+
+export function listSchema<Item extends z.ZodType>(item: Item) {
+  return z.looseObject({ count: z.number().int(), items: z.array(item) });
+}
+
+export interface Page<T> {
+  count: number;
+  items: T[];
+}
