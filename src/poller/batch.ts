@@ -118,82 +118,114 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 const uniqueIds = (watches: readonly Watch[]): string[] => [...new Set(watches.map((w) => w.resourceId))];
 
-/** The requests that read every due watch of one project. */
-export function planRequests(watches: readonly Watch[], config: BatchConfig = DEFAULT_BATCH, hints: PlanHints = {}): RequestPlan {
-  const scanPages = (kind: ListedKind): number => hints.scanPages?.get(kind) ?? 1;
-  const readByGet = (watch: Watch): boolean => isListed(watch.kind) && (hints.readByGet?.has(resourceKey(watch.kind, watch.resourceId)) ?? false);
-  const requests: PollRequest[] = [];
-  let estimatedRequests = 0;
-  const add = (request: PollRequest, cost = 1): void => {
-    requests.push(request);
-    estimatedRequests += cost;
-  };
-  const scan = (kind: ListedKind, wanted: readonly Watch[], extra: Partial<ListScan>): ListScan => {
+/** Collects requests and their expected cost. */
+class PlanBuilder {
+  readonly requests: PollRequest[] = [];
+  estimatedRequests = 0;
+
+  constructor(
+    readonly config: BatchConfig,
+    readonly hints: PlanHints,
+  ) {}
+
+  add(request: PollRequest, cost = 1): void {
+    this.requests.push(request);
+    this.estimatedRequests += cost;
+  }
+
+  scanPages(kind: ListedKind): number {
+    return this.hints.scanPages?.get(kind) ?? 1;
+  }
+
+  readByGet(watch: Watch): boolean {
+    return isListed(watch.kind) && (this.hints.readByGet?.has(resourceKey(watch.kind, watch.resourceId)) ?? false);
+  }
+
+  scan(kind: ListedKind, wanted: readonly Watch[], extra: Partial<ListScan>): ListScan {
     const stopBefore = kind === 'render' ? undefined : oldestCreatedAt(wanted);
     return {
       type: 'scan',
       kind,
       wanted: uniqueIds(wanted),
-      pageSize: config.pageSize,
-      maxPages: config.maxScanPages,
+      pageSize: this.config.pageSize,
+      maxPages: this.config.maxScanPages,
       collect: false,
       ...(stopBefore !== undefined && { stopBefore }),
       ...extra,
     };
-  };
+  }
+}
+
+/** The requests that read every due watch of one project. */
+export function planRequests(watches: readonly Watch[], config: BatchConfig = DEFAULT_BATCH, hints: PlanHints = {}): RequestPlan {
+  const plan = new PlanBuilder(config, hints);
   const directGets = new Map<string, GetRequest>();
-  for (const watch of watches.filter(readByGet)) {
+  for (const watch of watches) {
+    if (!plan.readByGet(watch)) continue;
     const kind = watch.kind as ListedKind;
     directGets.set(resourceKey(kind, watch.resourceId), { type: 'get', kind, id: watch.resourceId });
   }
-  directGets.forEach((request) => add(request));
+  directGets.forEach((request) => plan.add(request));
   const byKind = groupBy(
-    watches.filter((w) => !readByGet(w)),
+    watches.filter((w) => !plan.readByGet(w)),
     (w) => w.kind,
   );
-  const discoveryScans = new Map<string, ListScan>();
-  for (const sessionId of new Set((byKind.get('session-discovery') ?? []).map((w) => w.sessionId))) {
-    for (const kind of ['archive', 'broadcast'] as const) {
-      const request = scan(kind, [], { sessionId, maxPages: 1, collect: true });
-      discoveryScans.set(resourceKey(kind, sessionId), request);
-      add(request);
-    }
-  }
-
-  for (const kind of ['archive', 'broadcast'] as const) {
-    const pending: Watch[] = [];
-    for (const watch of byKind.get(kind) ?? []) {
-      const shared = discoveryScans.get(resourceKey(kind, watch.sessionId));
-      if (shared && !shared.wanted.includes(watch.resourceId)) shared.wanted.push(watch.resourceId);
-      else if (!shared) pending.push(watch);
-    }
-    const ids = uniqueIds(pending);
-    if (ids.length === 0) continue;
-    const bySession = groupBy(pending, (w) => w.sessionId);
-    const unfilteredPages = ids.length >= 2 ? scanPages(kind) : Infinity;
-    if (unfilteredPages < bySession.size) {
-      add(scan(kind, pending, {}), unfilteredPages);
-      continue;
-    }
-    for (const [sessionId, sessionWatches] of bySession) {
-      const sessionIds = uniqueIds(sessionWatches);
-      if (sessionIds.length === 1) add({ type: 'get', kind, id: sessionIds[0]! });
-      else add(scan(kind, sessionWatches, { sessionId }));
-    }
-  }
-
-  const renderIds = uniqueIds(byKind.get('render') ?? []);
-  const renderPages = scanPages('render');
-  if (renderIds.length >= 2 && renderPages < renderIds.length) {
-    add(scan('render', byKind.get('render') ?? [], { maxPages: Math.min(config.maxScanPages, renderIds.length - 1) }), renderPages);
-  } else {
-    for (const id of renderIds) add({ type: 'get', kind: 'render', id });
-  }
-
+  const sessionScans = planDiscovery(plan, byKind.get('session-discovery') ?? []);
+  for (const kind of ['archive', 'broadcast'] as const) planSessionFiltered(plan, kind, byKind.get(kind) ?? [], sessionScans);
+  planRenders(plan, byKind.get('render') ?? []);
   const streamSessions = new Set([...(byKind.get('sip') ?? []), ...(byKind.get('audio') ?? [])].map((w) => w.sessionId));
-  for (const sessionId of streamSessions) add({ type: 'streams', sessionId });
+  for (const sessionId of streamSessions) plan.add({ type: 'streams', sessionId });
+  return { requests: plan.requests, estimatedRequests: plan.estimatedRequests };
+}
 
-  return { requests, estimatedRequests };
+/** One page of each session's archives and started broadcasts; returned by `${kind}:${sessionId}`. */
+function planDiscovery(plan: PlanBuilder, discoveries: readonly Watch[]): Map<string, ListScan> {
+  const scans = new Map<string, ListScan>();
+  for (const sessionId of new Set(discoveries.map((w) => w.sessionId))) {
+    for (const kind of ['archive', 'broadcast'] as const) {
+      const request = plan.scan(kind, [], { sessionId, maxPages: 1, collect: true });
+      scans.set(resourceKey(kind, sessionId), request);
+      plan.add(request);
+    }
+  }
+  return scans;
+}
+
+/**
+ * Archives or broadcasts: those in a session already listed for discovery ride along; the
+ * rest are read by unfiltered pages when that takes fewer calls than one list per session
+ * (a session with a single watch is read by GET instead of a list).
+ */
+function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', watches: readonly Watch[], sessionScans: Map<string, ListScan>): void {
+  const pending: Watch[] = [];
+  for (const watch of watches) {
+    const shared = sessionScans.get(resourceKey(kind, watch.sessionId));
+    if (!shared) pending.push(watch);
+    else if (!shared.wanted.includes(watch.resourceId)) shared.wanted.push(watch.resourceId);
+  }
+  if (pending.length === 0) return;
+  const bySession = groupBy(pending, (w) => w.sessionId);
+  const unfilteredPages = uniqueIds(pending).length >= 2 ? plan.scanPages(kind) : Infinity;
+  if (unfilteredPages < bySession.size) {
+    plan.add(plan.scan(kind, pending, {}), unfilteredPages);
+    return;
+  }
+  for (const [sessionId, sessionWatches] of bySession) {
+    const ids = uniqueIds(sessionWatches);
+    if (ids.length === 1) plan.add({ type: 'get', kind, id: ids[0]! });
+    else plan.add(plan.scan(kind, sessionWatches, { sessionId }));
+  }
+}
+
+/** Composers: pages only while fewer than one GET per watch, since nothing says where they sit. */
+function planRenders(plan: PlanBuilder, watches: readonly Watch[]): void {
+  const ids = uniqueIds(watches);
+  const pages = plan.scanPages('render');
+  if (ids.length >= 2 && pages < ids.length) {
+    plan.add(plan.scan('render', watches, { maxPages: Math.min(plan.config.maxScanPages, ids.length - 1) }), pages);
+  } else {
+    for (const id of ids) plan.add({ type: 'get', kind: 'render', id });
+  }
 }
 
 /** Requests that reading the watches one GET (or one stream list) at a time would take. */

@@ -193,11 +193,6 @@ export class OutboxDeliverer {
     return this.#ticker.stop();
   }
 
-  /** Delivers soon, e.g. right after a poll wrote notifications. */
-  trigger(): void {
-    this.#ticker.trigger();
-  }
-
   /** One round: the oldest pending row of each channel, at most one message per channel. */
   async deliverOnce(): Promise<DeliveryReport> {
     const owner = `${this.#settings.instanceId}:d${++this.#rounds}`;

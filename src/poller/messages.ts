@@ -14,7 +14,7 @@ const NOUNS: Record<WatchKind, string> = {
   captions: 'Live captions',
   sip: 'Phone call',
   audio: 'Audio connection',
-  'session-discovery': 'Session watch',
+  'session-discovery': 'Session',
 };
 
 const ICONS: Record<Severity, string> = { info: '', warning: ':warning: ', error: ':x: ' };
@@ -139,6 +139,7 @@ export function messageFor(transition: Transition): string {
     case 'gone':
       return `${NOUNS[event.kind]} no longer exists on the service`;
     case 'watch-expired':
+      if (event.kind === 'session-discovery') return 'Stopped watching this session for new recordings and broadcasts';
       return withDetail(`Stopped watching this ${NOUNS[event.kind].toLowerCase()}`, event.lastStatus && `last status ${escapeMrkdwn(event.lastStatus)}`);
   }
 }

@@ -65,6 +65,12 @@ export interface CycleReport {
 
 type Current = ObservedOf<WatchKind> | typeof GONE;
 
+/** What this poller learnt about a project's lists, kept between cycles. */
+interface ProjectHints extends PlanHints {
+  scanPages: Map<ListedKind, number>;
+  readByGet: Set<string>;
+}
+
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
 
@@ -86,7 +92,7 @@ export class Poller {
   readonly #batch: BatchConfig;
   readonly #backoff: ProjectBackoff;
   readonly #ticker: Ticker;
-  readonly #hints = new Map<string, { scanPages: Map<ListedKind, number>; readByGet: Set<string> }>();
+  readonly #hints = new Map<string, ProjectHints>();
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
   readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs'>> & Pick<PollerOptions, 'renderCard'>;
@@ -337,14 +343,24 @@ export class Poller {
       transitionKey: `${transition.key}@${watch.revision}`,
       payload: { type: 'reply', text: replyText(transition, label) },
     }));
-    const card = watch.messageTs !== undefined ? this.#options.renderCard?.(watch, state, transitions) : undefined;
+    const card = watch.messageTs === undefined ? undefined : this.#renderCard(watch, state, transitions);
     if (card && watch.messageTs !== undefined) {
       items.push({ ...where, transitionKey: `card@${watch.revision}`, payload: { type: 'card', messageTs: watch.messageTs, text: card.text, blocks: card.blocks } });
     }
     return items;
   }
 
-  #hintsFor(projectName: string): { scanPages: Map<ListedKind, number>; readByGet: Set<string> } & PlanHints {
+  /** A card that fails to render costs the card update, not the notifications. */
+  #renderCard(watch: Watch, state: Snapshot | undefined, transitions: readonly Transition[]): ReturnType<CardRenderer> {
+    try {
+      return this.#options.renderCard?.(watch, state, transitions);
+    } catch (error) {
+      this.#logger.error('could not render a watch card', { watchId: watch.id, error });
+      return undefined;
+    }
+  }
+
+  #hintsFor(projectName: string): ProjectHints {
     let hints = this.#hints.get(projectName);
     if (!hints) {
       hints = { scanPages: new Map(), readByGet: new Set() };

@@ -104,7 +104,6 @@ function goneOr(previous: { status: string } | undefined, next: { status: string
 }
 
 const ARCHIVE_FINAL = new Set(['available', 'uploaded', 'expired', 'failed', 'deleted', GONE]);
-const ARCHIVE_STOP_REASONS = new Set(['maximum duration exceeded', 'maximum idle time exceeded', 'session ended', 'user initiated']);
 
 const archive = bySnapshots<'archive'>(
   (_previous, current) => (current === GONE ? goneSnapshot : archiveSnapshot(current)),
@@ -117,7 +116,8 @@ function archiveTransitions(previous: ArchiveSnapshot | GoneSnapshot | undefined
   const to = next.status;
   if (from === to) return [];
   const wasRecording = from === 'started' || from === 'paused';
-  const stopReason = next.reason && ARCHIVE_STOP_REASONS.has(next.reason) ? next.reason : undefined;
+  // `failure` is the reason of a failed archive, not of a stop.
+  const stopReason = next.reason && next.reason !== 'failure' ? next.reason : undefined;
   const stopped = (): Transition =>
     t('archive:stopped', stopReason === undefined || stopReason === 'user initiated' ? 'info' : 'warning', {
       type: 'archive-stopped',

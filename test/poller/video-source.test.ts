@@ -1,0 +1,141 @@
+import { VideoApiError, VideoClient, VideoNotFoundError } from '../../src/api';
+import { type RunningEmulator, startEmulator } from '../../src/emulator';
+import { ProjectBudgets } from '../../src/poller/budget';
+import { MemoryWatchStore } from '../../src/poller/memory-store';
+import { Poller } from '../../src/poller/poller';
+import { DEFAULT_SCHEDULE } from '../../src/poller/schedule';
+import { archiveSnapshot, broadcastSnapshot, sipSnapshot } from '../../src/poller/snapshot';
+import { type PollClient, videoPollSource } from '../../src/poller/video-source';
+import { createWatch } from '../../src/poller/watch';
+import { silentLogger, target } from './fakes';
+
+describe('videoPollSource with a stub client', () => {
+  const failing = (error: unknown) => jest.fn(async () => Promise.reject(error));
+
+  function source(overrides: { archivesGet?: jest.Mock; streamsList?: jest.Mock; archivesList?: jest.Mock }) {
+    const client = {
+      archives: { get: overrides.archivesGet ?? jest.fn(), list: overrides.archivesList ?? jest.fn() },
+      broadcasts: { get: jest.fn(), list: jest.fn() },
+      render: { get: jest.fn(), list: jest.fn() },
+      streams: { list: overrides.streamsList ?? jest.fn() },
+    } as unknown as PollClient;
+    return { client, source: videoPollSource(() => client, { timeoutMs: 4_000 }) };
+  }
+
+  it.each([
+    ['404', new VideoNotFoundError('not found', { status: 404 })],
+    ['400 for an unknown id', new VideoApiError('invalid archive ID', { status: 400 })],
+  ])('treats %s as "does not exist"', async (_name, error) => {
+    const { source: s } = source({ archivesGet: failing(error) });
+    await expect(s.archives.get('prod', 'A1')).resolves.toBeUndefined();
+  });
+
+  it('rejects on failures worth retrying, so the project backs off', async () => {
+    const { source: s } = source({ archivesGet: failing(new VideoApiError('server error', { status: 500 })), archivesList: failing(new VideoApiError('forbidden', { status: 403 })) });
+    await expect(s.archives.get('prod', 'A1')).rejects.toMatchObject({ status: 500 });
+    await expect(s.archives.list('prod', { offset: 0, count: 1000 })).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('reads a session without streams as an empty list', async () => {
+    const { source: s } = source({ streamsList: failing(new VideoNotFoundError('no stream added yet', { status: 404 })) });
+    await expect(s.streams.list('prod', 'S1')).resolves.toEqual([]);
+  });
+
+  it('turns the adapter’s own retries off and sets a time limit on every call', async () => {
+    const get = jest.fn(async () => ({ id: 'A1' }));
+    const { source: s } = source({ archivesGet: get });
+    await s.archives.get('prod', 'A1');
+    expect(get).toHaveBeenCalledWith('A1', { maxRetries: 0, timeoutMs: 4_000 });
+  });
+});
+
+describe('the poller against the emulator, through the real adapter', () => {
+  let emu: RunningEmulator;
+
+  beforeEach(async () => {
+    emu = await startEmulator();
+  });
+
+  afterEach(async () => {
+    await emu.close();
+  });
+
+  function world() {
+    const { apiKey, apiSecret } = emu.control.createProject();
+    const client = new VideoClient({ baseUrl: emu.baseUrl, apiKey, apiSecret });
+    const sessionId = emu.control.createSession(apiKey);
+    const alice = emu.control.connect(apiKey, sessionId);
+    const camera = emu.control.publish(apiKey, sessionId, alice, { videoType: 'camera' });
+    const store = new MemoryWatchStore();
+    const poller = new Poller({
+      store,
+      source: videoPollSource(() => client),
+      budgets: new ProjectBudgets({ capacity: 20, refillPerSecond: 10 }, () => emu.control.now()),
+      logger: silentLogger,
+      instanceId: 'emu-poller',
+      clock: () => emu.control.now(),
+      random: () => 0.5,
+      schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
+    });
+    const replies = () => store.allOutbox().map((row) => (row.payload.type === 'reply' ? row.payload.text : ''));
+    const pollAfter = async (ms: number) => {
+      emu.control.advanceTime(ms);
+      await store.expedite({}, emu.control.now());
+      return poller.runCycle();
+    };
+    return { apiKey, client, sessionId, alice, camera, store, poller, replies, pollAfter };
+  }
+
+  it('follows an archive through pause, resume, stop and processing', async () => {
+    const w = world();
+    const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Board <review>' });
+    await w.store.addWatch(
+      createWatch({ target: target(), kind: 'archive', resourceId: started.id, sessionId: w.sessionId, initialState: archiveSnapshot(started), now: emu.control.now(), maxAgeMs: 86_400_000 }),
+    );
+    await w.pollAfter(1_000);
+    emu.control.unpublish(w.apiKey, w.sessionId, w.camera);
+    await w.pollAfter(1_000);
+    emu.control.publish(w.apiKey, w.sessionId, w.alice, { videoType: 'camera' });
+    await w.pollAfter(1_000);
+    await w.client.archives.stop(started.id);
+    await w.pollAfter(1_000);
+    await w.pollAfter(10_000);
+    expect(w.replies()).toEqual([
+      ':warning: Recording paused: nobody is publishing',
+      'Recording resumed',
+      'Recording stopped on request',
+      expect.stringMatching(/^Recording available — \d+ s/),
+    ]);
+    expect(await w.store.listWatches({})).toEqual([]);
+  });
+
+  it('reports an RTMP output going offline without revealing its stream key', async () => {
+    const w = world();
+    const started = await w.client.broadcasts.start({
+      sessionId: w.sessionId,
+      outputs: { hls: {}, rtmp: [{ id: 'yt', serverUrl: 'rtmps://live.example.com:443/app', streamName: 'stream-key-SECRET' }] },
+    });
+    await w.store.addWatch(
+      createWatch({ target: target(), kind: 'broadcast', resourceId: started.id, sessionId: w.sessionId, initialState: broadcastSnapshot(started, emu.control.now()), now: emu.control.now(), maxAgeMs: 86_400_000 }),
+    );
+    await w.pollAfter(20_000);
+    emu.control.setBroadcastOutputStatus(w.apiKey, started.id, { rtmp: { yt: 'offline' } });
+    await w.pollAfter(1_000);
+    const text = w.replies().join('\n');
+    expect(text).toContain('Broadcast live on HLS and RTMP');
+    expect(text).toContain("RTMP output 'yt' offline");
+    expect(JSON.stringify(w.store.allOutbox()) + JSON.stringify(await w.store.listWatches({}))).not.toMatch(/SECRET|rtmps:/);
+  });
+
+  it('sees a SIP call connect and end through the session’s streams', async () => {
+    const w = world();
+    const call = await w.client.sip.dial({ sessionId: w.sessionId, sip: { uri: 'sip:+15551234567@sip.example.com' } });
+    await w.store.addWatch(
+      createWatch({ target: target(), kind: 'sip', resourceId: call.id, sessionId: w.sessionId, initialState: sipSnapshot(call.streamId, emu.control.now()), now: emu.control.now(), maxAgeMs: 7 * 3_600_000 }),
+    );
+    await w.pollAfter(1_000);
+    emu.control.disconnect(w.apiKey, w.sessionId, call.connectionId);
+    await w.pollAfter(1_000);
+    expect(w.replies()).toEqual(['Phone call connected', 'Phone call ended']);
+  });
+});
