@@ -7,10 +7,11 @@ import type { NewWatch, OutboxItem, PollOutcome, WatchStore } from '../../src/po
 
 export type WatchStoreFactory = () => Promise<WatchStore>;
 
-const T0 = 1_700_000_000_000;
+export const T0 = 1_700_000_000_000;
 const LEASE = 30_000;
 
-function newWatch(id: string, overrides: Partial<NewWatch> = {}): NewWatch {
+/** Fixtures, exported for a backend's own extra tests. */
+export function newWatch(id: string, overrides: Partial<NewWatch> = {}): NewWatch {
   return {
     id,
     teamId: 'T1',
@@ -29,11 +30,11 @@ function newWatch(id: string, overrides: Partial<NewWatch> = {}): NewWatch {
   };
 }
 
-function reply(transitionKey: string, overrides: Partial<OutboxItem> = {}): OutboxItem {
+export function reply(transitionKey: string, overrides: Partial<OutboxItem> = {}): OutboxItem {
   return { transitionKey, teamId: 'T1', channelId: 'C1', threadTs: '1700000000.000100', payload: { type: 'reply', text: transitionKey }, ...overrides };
 }
 
-function outcome(overrides: Partial<PollOutcome> = {}): PollOutcome {
+export function pollOutcome(overrides: Partial<PollOutcome> = {}): PollOutcome {
   return {
     polledAt: T0 + 1_000,
     state: { status: 'paused', createdAt: T0, durationS: 0, sizeBytes: 0 },
@@ -76,7 +77,7 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         expect((await store.listWatches({})).map((w) => w.id)).toEqual(['b', 'a', 'c']);
         expect((await store.listWatches({ kind: 'archive', sessionId: 'S1' })).map((w) => w.id)).toEqual(['a']);
         const [claimed] = await store.claimDue('p', T0, 1, LEASE);
-        await store.completePoll(claimed!.id, 'p', outcome({ ended: true }));
+        await store.completePoll(claimed!.id, 'p', pollOutcome({ ended: true }));
         expect((await store.listWatches({})).map((w) => w.id)).not.toContain(claimed!.id);
         expect((await store.listWatches({}, { includeEnded: true })).map((w) => w.id)).toContain(claimed!.id);
       });
@@ -141,7 +142,7 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       it('never claims an ended watch', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);
-        await store.completePoll('w', 'p', outcome({ ended: true, nextPollAt: T0 }));
+        await store.completePoll('w', 'p', pollOutcome({ ended: true, nextPollAt: T0 }));
         expect(await store.claimDue('p2', T0 + 10 * LEASE, 10, LEASE)).toHaveLength(0);
         expect((await store.getWatch('w'))?.endedAt).toBe(T0 + 1_000);
       });
@@ -151,7 +152,7 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       it('writes the state, schedules, bumps the revision, releases the lease and appends the outbox in one step', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);
-        const ok = await store.completePoll('w', 'p', outcome({ failures: 0, outbox: [reply('archive:paused@0'), reply('card@0', { payload: { type: 'card', messageTs: '1.2', text: 't', blocks: [{ type: 'divider' }] } })] }));
+        const ok = await store.completePoll('w', 'p', pollOutcome({ failures: 0, outbox: [reply('archive:paused@0'), reply('card@0', { payload: { type: 'card', messageTs: '1.2', text: 't', blocks: [{ type: 'divider' }] } })] }));
         expect(ok).toBe(true);
         const watch = await store.getWatch('w');
         expect(watch).toMatchObject({ lastChangeAt: T0 + 1_000, nextPollAt: T0 + 4_000, revision: 1, failures: 0 });
@@ -170,16 +171,16 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       it('keeps lastChangeAt when nothing changed and records failures', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);
-        await store.completePoll('w', 'p', outcome({ changed: false, failures: 3 }));
+        await store.completePoll('w', 'p', pollOutcome({ changed: false, failures: 3 }));
         expect(await store.getWatch('w')).toMatchObject({ lastChangeAt: T0, failures: 3 });
       });
 
       it('ignores an outbox item whose idempotency key exists', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);
-        await store.completePoll('w', 'p', outcome({ nextPollAt: T0, outbox: [reply('k@0')] }));
+        await store.completePoll('w', 'p', pollOutcome({ nextPollAt: T0, outbox: [reply('k@0')] }));
         await store.claimDue('p2', T0 + 2_000, 1, LEASE);
-        await store.completePoll('w', 'p2', outcome({ polledAt: T0 + 2_000, outbox: [reply('k@0'), reply('k@1')] }));
+        await store.completePoll('w', 'p2', pollOutcome({ polledAt: T0 + 2_000, outbox: [reply('k@0'), reply('k@1')] }));
         expect((await store.listOutbox('w')).map((r) => r.idempotencyKey)).toEqual(['w:k@0', 'w:k@1']);
       });
 
@@ -187,25 +188,25 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         await store.addWatch(newWatch('w'));
         await store.claimDue('p1', T0, 1, LEASE);
         await store.claimDue('p2', T0 + LEASE, 1, LEASE);
-        expect(await store.completePoll('w', 'p1', outcome({ outbox: [reply('x@0')] }))).toBe(false);
+        expect(await store.completePoll('w', 'p1', pollOutcome({ outbox: [reply('x@0')] }))).toBe(false);
         const watch = await store.getWatch('w');
         expect(watch).toMatchObject({ revision: 0, leaseOwner: 'p2' });
         expect(await store.listOutbox('w')).toEqual([]);
-        expect(await store.completePoll('w', 'p2', outcome())).toBe(true);
-        expect(await store.completePoll('w', 'p2', outcome())).toBe(false);
+        expect(await store.completePoll('w', 'p2', pollOutcome())).toBe(true);
+        expect(await store.completePoll('w', 'p2', pollOutcome())).toBe(false);
       });
 
       it('accepts the owner after its lease ran out if nobody claimed the watch since', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p1', T0, 1, LEASE);
-        expect(await store.completePoll('w', 'p1', outcome({ polledAt: T0 + LEASE * 2 }))).toBe(true);
+        expect(await store.completePoll('w', 'p1', pollOutcome({ polledAt: T0 + LEASE * 2 }))).toBe(true);
       });
 
       it('adds spawned watches whose ids are new', async () => {
         await store.addWatch(newWatch('parent', { kind: 'session-discovery' }));
         await store.addWatch(newWatch('existing', { projectName: 'kept' }));
         await store.claimDue('p', T0, 10, LEASE);
-        await store.completePoll('parent', 'p', outcome({ spawn: [newWatch('child'), newWatch('existing', { projectName: 'replaced' })] }));
+        await store.completePoll('parent', 'p', pollOutcome({ spawn: [newWatch('child'), newWatch('existing', { projectName: 'replaced' })] }));
         expect(await store.getWatch('child')).toMatchObject({ id: 'child', revision: 0, failures: 0 });
         expect(await store.getWatch('existing')).toMatchObject({ projectName: 'kept' });
       });
@@ -233,7 +234,7 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         await store.claimDue('p', T0, 1, LEASE);
         expect(await store.expedite({ resourceId: 'res-w' }, T0 + 500)).toBe(1);
         expect((await store.getWatch('w'))?.repollRequested).toBe(true);
-        await store.completePoll('w', 'p', outcome({ nextPollAt: T0 + 60_000 }));
+        await store.completePoll('w', 'p', pollOutcome({ nextPollAt: T0 + 60_000 }));
         const watch = await store.getWatch('w');
         expect(watch).toMatchObject({ nextPollAt: T0 + 1_000, repollRequested: false });
       });
@@ -243,7 +244,7 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       async function seed(items: OutboxItem[]): Promise<void> {
         await store.addWatch(newWatch('w'));
         await store.claimDue('seed', T0, 1, LEASE);
-        await store.completePoll('w', 'seed', outcome({ polledAt: T0, outbox: items }));
+        await store.completePoll('w', 'seed', pollOutcome({ polledAt: T0, outbox: items }));
       }
 
       it('hands out only the oldest pending row of each channel, in id order', async () => {
