@@ -2,7 +2,7 @@
 import type { Logger } from '../log';
 import { PostgresStore } from './postgres';
 import { SqliteStore } from './sqlite';
-import type { Store } from './types';
+import type { VidopsStore } from './types';
 import { parseDatabaseUrl } from './url';
 
 export type * from './types';
@@ -18,7 +18,7 @@ export interface CreateStoreOptions {
  * `postgres://` or `postgresql://` → PostgresStore; `sqlite:<path>` or unset → SqliteStore
  * (./data/vidops.sqlite by default). Call `migrate()` before use.
  */
-export function createStore(databaseUrl?: string, options: CreateStoreOptions = {}): Store {
+export function createStore(databaseUrl?: string, options: CreateStoreOptions = {}): VidopsStore {
   const location = parseDatabaseUrl(databaseUrl);
   if (!location) {
     throw new Error('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');

@@ -1,7 +1,10 @@
 /** The store for several replicas: PostgreSQL through a `pg` pool. */
-import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import { Pool, type PoolConfig } from 'pg';
+import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import { postgresMigrations } from './migrations/postgres';
 import type { Migration } from './migrations/migration';
+import { inTransaction } from './pg-transaction';
+import { PostgresWatchStore } from './postgres-watches';
 import {
   LIST_LIMITS,
   RECENT_SESSIONS_KEPT,
@@ -26,8 +29,8 @@ import type {
   NewAuditEntry,
   RecentSession,
   SessionAlias,
-  Store,
   StoredSecret,
+  VidopsStore,
 } from './types';
 
 export interface PostgresStoreOptions {
@@ -46,8 +49,9 @@ export interface PostgresStoreOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export class PostgresStore implements Store {
+export class PostgresStore implements VidopsStore {
   private readonly pool: Pool;
+  private readonly watches: PostgresWatchStore;
   private readonly schema: string | undefined;
   private readonly migrations: readonly Migration[];
   private closed = false;
@@ -67,10 +71,11 @@ export class PostgresStore implements Store {
     this.pool = new Pool(config);
     // Without a listener, an idle client's error would crash the process.
     this.pool.on('error', (error) => options.onIdleClientError?.(error));
+    this.watches = new PostgresWatchStore(this.pool);
   }
 
   async migrate(): Promise<void> {
-    await this.transaction(async (client) => {
+    await inTransaction(this.pool, async (client) => {
       // Replicas starting together queue here; the first applies the steps, the rest see them.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
         `vidops:migrate:${this.schema ?? ''}`,
@@ -176,7 +181,7 @@ export class PostgresStore implements Store {
   }
 
   async touchRecentSession(entry: RecentSession): Promise<void> {
-    await this.transaction(async (client) => {
+    await inTransaction(this.pool, async (client) => {
       await client.query(
         `INSERT INTO recent_sessions (team_id, project_name, session_id, used_by, used_at)
          VALUES ($1, $2, $3, $4, $5)
@@ -248,22 +253,51 @@ export class PostgresStore implements Store {
     return rows[0] && toStoredSecret(rows[0]);
   }
 
-  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: Error) => {
-        broken = rollbackError;
-      });
-      throw error;
-    } finally {
-      // A connection that cannot even roll back is discarded rather than returned to the pool.
-      client.release(broken);
-    }
+  addWatch(watch: NewWatch): Promise<boolean> {
+    return this.watches.addWatch(watch);
+  }
+
+  getWatch(id: string): Promise<Watch | undefined> {
+    return this.watches.getWatch(id);
+  }
+
+  listWatches(filter: WatchFilter, options?: { includeEnded?: boolean }): Promise<Watch[]> {
+    return this.watches.listWatches(filter, options);
+  }
+
+  claimDue(owner: string, now: number, limit: number, leaseMs: number, options?: ClaimOptions): Promise<Watch[]> {
+    return this.watches.claimDue(owner, now, limit, leaseMs, options);
+  }
+
+  completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
+    return this.watches.completePoll(watchId, owner, outcome);
+  }
+
+  releaseWatch(watchId: string, owner: string): Promise<boolean> {
+    return this.watches.releaseWatch(watchId, owner);
+  }
+
+  expedite(filter: WatchFilter, now: number): Promise<number> {
+    return this.watches.expedite(filter, now);
+  }
+
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    return this.watches.claimOutbox(owner, now, limit, leaseMs);
+  }
+
+  markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
+    return this.watches.markDelivered(id, owner, result);
+  }
+
+  deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean> {
+    return this.watches.deferOutbox(id, owner, retryAt, error);
+  }
+
+  discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean> {
+    return this.watches.discardOutbox(id, owner, at, error);
+  }
+
+  listOutbox(watchId: string): Promise<OutboxRow[]> {
+    return this.watches.listOutbox(watchId);
   }
 }

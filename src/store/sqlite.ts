@@ -2,8 +2,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
+import { SqliteWatchStore } from './sqlite-watches';
 import {
   LIST_LIMITS,
   RECENT_SESSIONS_KEPT,
@@ -28,15 +30,16 @@ import type {
   NewAuditEntry,
   RecentSession,
   SessionAlias,
-  Store,
   StoredSecret,
+  VidopsStore,
 } from './types';
 
 export const MEMORY = ':memory:';
 
-export class SqliteStore implements Store {
+export class SqliteStore implements VidopsStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly watches: SqliteWatchStore;
 
   /** Opens (creating it and its directory when needed) the database file, or `:memory:`. */
   constructor(
@@ -48,6 +51,7 @@ export class SqliteStore implements Store {
     if (path !== MEMORY) this.db.pragma('journal_mode = WAL');
     // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
     this.db.pragma('busy_timeout = 5000');
+    this.watches = new SqliteWatchStore(this.db, (sql) => this.statement(sql));
   }
 
   async migrate(): Promise<void> {
@@ -213,6 +217,54 @@ export class SqliteStore implements Store {
   async getSecret(name: string): Promise<StoredSecret | undefined> {
     const row = this.statement('SELECT * FROM secrets WHERE name = ?').get(name) as SecretRow | undefined;
     return row && toStoredSecret(row);
+  }
+
+  addWatch(watch: NewWatch): Promise<boolean> {
+    return this.watches.addWatch(watch);
+  }
+
+  getWatch(id: string): Promise<Watch | undefined> {
+    return this.watches.getWatch(id);
+  }
+
+  listWatches(filter: WatchFilter, options?: { includeEnded?: boolean }): Promise<Watch[]> {
+    return this.watches.listWatches(filter, options);
+  }
+
+  claimDue(owner: string, now: number, limit: number, leaseMs: number, options?: ClaimOptions): Promise<Watch[]> {
+    return this.watches.claimDue(owner, now, limit, leaseMs, options);
+  }
+
+  completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
+    return this.watches.completePoll(watchId, owner, outcome);
+  }
+
+  releaseWatch(watchId: string, owner: string): Promise<boolean> {
+    return this.watches.releaseWatch(watchId, owner);
+  }
+
+  expedite(filter: WatchFilter, now: number): Promise<number> {
+    return this.watches.expedite(filter, now);
+  }
+
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    return this.watches.claimOutbox(owner, now, limit, leaseMs);
+  }
+
+  markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
+    return this.watches.markDelivered(id, owner, result);
+  }
+
+  deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean> {
+    return this.watches.deferOutbox(id, owner, retryAt, error);
+  }
+
+  discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean> {
+    return this.watches.discardOutbox(id, owner, at, error);
+  }
+
+  listOutbox(watchId: string): Promise<OutboxRow[]> {
+    return this.watches.listOutbox(watchId);
   }
 
   /** Prepared once, on first use: tables exist only after `migrate()`. */

@@ -1,8 +1,10 @@
 /**
  * The persistence contract shared by every store implementation (SQLite by default,
  * PostgreSQL when DATABASE_URL is a postgres URL). All times are epoch milliseconds.
- * Later features (watches, outbox, schedules) extend this interface with new migrations.
+ * Both also hold the poller's watches and outbox (WatchStore, src/poller/watch.ts); later
+ * features extend these interfaces with new migrations.
  */
+import type { WatchStore } from '../poller/watch';
 
 /** A channel's defaults: which project and which session commands in it act on. */
 export interface ChannelBinding {
@@ -95,3 +97,6 @@ export interface Store {
   putSecret(secret: StoredSecret): Promise<void>;
   getSecret(name: string): Promise<StoredSecret | undefined>;
 }
+
+/** What `createStore` returns: the application's own data and the poller's watches and outbox. */
+export type VidopsStore = Store & WatchStore;

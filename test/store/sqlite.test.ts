@@ -29,7 +29,7 @@ describe('SqliteStore (file)', () => {
     const db = new Database(path, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+      expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual([1, 2]);
     } finally {
       db.close();
     }

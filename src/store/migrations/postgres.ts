@@ -59,4 +59,61 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'poller watches and outbox',
+    sql: `
+      -- COLLATE "C": ids compare byte by byte, as in SQLite and the in-memory store.
+      CREATE TABLE watches (
+        id               TEXT COLLATE "C" PRIMARY KEY,
+        kind             TEXT    NOT NULL,
+        resource_id      TEXT    NOT NULL,
+        session_id       TEXT    NOT NULL,
+        team_id          TEXT    NOT NULL,
+        channel_id       TEXT    NOT NULL,
+        message_ts       TEXT,
+        thread_ts        TEXT,
+        project_name     TEXT    NOT NULL,
+        last_state       JSONB,
+        last_change_at   BIGINT  NOT NULL,
+        next_poll_at     BIGINT  NOT NULL,
+        created_at       BIGINT  NOT NULL,
+        expires_at       BIGINT  NOT NULL,
+        ended_at         BIGINT,
+        lease_owner      TEXT,
+        lease_until      BIGINT,
+        failures         INTEGER NOT NULL DEFAULT 0,
+        revision         INTEGER NOT NULL DEFAULT 0,
+        repoll_requested BOOLEAN NOT NULL DEFAULT false
+      );
+      CREATE INDEX watches_due ON watches (next_poll_at, id) WHERE ended_at IS NULL;
+      CREATE INDEX watches_by_resource ON watches (resource_id);
+      CREATE INDEX watches_by_session ON watches (session_id);
+
+      CREATE TABLE outbox (
+        id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        idempotency_key  TEXT    NOT NULL,
+        watch_id         TEXT COLLATE "C" NOT NULL,
+        transition_key   TEXT    NOT NULL,
+        team_id          TEXT    NOT NULL,
+        channel_id       TEXT    NOT NULL,
+        thread_ts        TEXT,
+        payload          JSONB   NOT NULL,
+        created_at       BIGINT  NOT NULL,
+        retry_at         BIGINT  NOT NULL,
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        first_attempt_at BIGINT,
+        lease_owner      TEXT,
+        lease_until      BIGINT,
+        last_error       TEXT,
+        delivered_at     BIGINT,
+        message_ts       TEXT,
+        discarded_at     BIGINT,
+        CONSTRAINT outbox_idempotency_key UNIQUE (idempotency_key)
+      );
+      CREATE INDEX outbox_pending_by_channel ON outbox (team_id, channel_id, id)
+        WHERE delivered_at IS NULL AND discarded_at IS NULL;
+      CREATE INDEX outbox_by_watch ON outbox (watch_id, id);
+    `,
+  },
 ];

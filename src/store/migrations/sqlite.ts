@@ -58,4 +58,60 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'poller watches and outbox',
+    sql: `
+      CREATE TABLE watches (
+        id               TEXT    PRIMARY KEY,
+        kind             TEXT    NOT NULL,
+        resource_id      TEXT    NOT NULL,
+        session_id       TEXT    NOT NULL,
+        team_id          TEXT    NOT NULL,
+        channel_id       TEXT    NOT NULL,
+        message_ts       TEXT,
+        thread_ts        TEXT,
+        project_name     TEXT    NOT NULL,
+        last_state       TEXT,
+        last_change_at   INTEGER NOT NULL,
+        next_poll_at     INTEGER NOT NULL,
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        ended_at         INTEGER,
+        lease_owner      TEXT,
+        lease_until      INTEGER,
+        failures         INTEGER NOT NULL DEFAULT 0,
+        revision         INTEGER NOT NULL DEFAULT 0,
+        repoll_requested INTEGER NOT NULL DEFAULT 0 CHECK (repoll_requested IN (0, 1))
+      );
+      CREATE INDEX watches_due ON watches (next_poll_at, id) WHERE ended_at IS NULL;
+      CREATE INDEX watches_by_resource ON watches (resource_id);
+      CREATE INDEX watches_by_session ON watches (session_id);
+
+      -- AUTOINCREMENT: ids are never reused, so id order stays insertion order.
+      CREATE TABLE outbox (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        idempotency_key  TEXT    NOT NULL UNIQUE,
+        watch_id         TEXT    NOT NULL,
+        transition_key   TEXT    NOT NULL,
+        team_id          TEXT    NOT NULL,
+        channel_id       TEXT    NOT NULL,
+        thread_ts        TEXT,
+        payload          TEXT    NOT NULL,
+        created_at       INTEGER NOT NULL,
+        retry_at         INTEGER NOT NULL,
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        first_attempt_at INTEGER,
+        lease_owner      TEXT,
+        lease_until      INTEGER,
+        last_error       TEXT,
+        delivered_at     INTEGER,
+        message_ts       TEXT,
+        discarded_at     INTEGER
+      );
+      CREATE INDEX outbox_pending_by_channel ON outbox (team_id, channel_id, id)
+        WHERE delivered_at IS NULL AND discarded_at IS NULL;
+      CREATE INDEX outbox_by_watch ON outbox (watch_id, id);
+    `,
+  },
 ];

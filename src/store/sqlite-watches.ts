@@ -1,0 +1,225 @@
+/**
+ * WatchStore on SQLite. Every write runs in a `BEGIN IMMEDIATE` transaction: it takes the
+ * database write lock before reading, so a claim sees every lease committed before it, even one
+ * taken by another connection to the same file, and never fails with SQLITE_BUSY_SNAPSHOT.
+ */
+import type Database from 'better-sqlite3';
+import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import {
+  toClaimLimitsRecord,
+  toNewOutboxRecord,
+  toNewWatchRecord,
+  toOutboxRow,
+  toWatch,
+  toWatchFilterRecord,
+  type OutboxRecord,
+  type WatchRecord,
+} from './watch-rows';
+
+type PrepareStatement = (sql: string) => Database.Statement;
+
+const MATCHES_FILTER = `
+  (@project_name IS NULL OR project_name = @project_name)
+  AND (@kind IS NULL OR kind = @kind)
+  AND (@resource_id IS NULL OR resource_id = @resource_id)
+  AND (@session_id IS NULL OR session_id = @session_id)
+  AND (@team_id IS NULL OR team_id = @team_id)
+  AND (@channel_id IS NULL OR channel_id = @channel_id)`;
+
+const INSERT_WATCH = `
+  INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
+                       project_name, last_state, last_change_at, next_poll_at, created_at, expires_at)
+  VALUES (@id, @kind, @resource_id, @session_id, @team_id, @channel_id, @message_ts, @thread_ts,
+          @project_name, @last_state, @last_change_at, @next_poll_at, @created_at, @expires_at)
+  ON CONFLICT (id) DO NOTHING`;
+
+const CLAIM_DUE = `
+  WITH ranked AS (
+    SELECT id, project_name, next_poll_at,
+           row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
+    FROM watches
+    WHERE ended_at IS NULL AND next_poll_at <= @now
+      AND (lease_until IS NULL OR lease_until <= @now)
+      AND project_name NOT IN (SELECT value FROM json_each(@excluded_projects)))
+  UPDATE watches SET lease_owner = @owner, lease_until = @lease_until, repoll_requested = 0
+  WHERE id IN (
+    SELECT id FROM ranked
+    WHERE n <= COALESCE((SELECT value FROM json_each(@project_limits) WHERE key = project_name), @per_project_limit, n)
+    ORDER BY next_poll_at, id
+    LIMIT @limit)
+  RETURNING *`;
+
+const COMPLETE_POLL = `
+  UPDATE watches SET
+    last_state       = @last_state,
+    last_change_at   = CASE WHEN @changed THEN @polled_at ELSE last_change_at END,
+    next_poll_at     = CASE WHEN repoll_requested THEN @polled_at ELSE @next_poll_at END,
+    failures         = @failures,
+    ended_at         = CASE WHEN @ended THEN @polled_at ELSE ended_at END,
+    revision         = revision + 1,
+    repoll_requested = 0,
+    lease_owner      = NULL,
+    lease_until      = NULL
+  WHERE id = @id AND lease_owner = @owner AND ended_at IS NULL`;
+
+const INSERT_OUTBOX = `
+  INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, thread_ts,
+                      payload, created_at, retry_at)
+  VALUES (@idempotency_key, @watch_id, @transition_key, @team_id, @channel_id, @thread_ts,
+          @payload, @created_at, @retry_at)
+  ON CONFLICT (idempotency_key) DO NOTHING`;
+
+const CLAIM_OUTBOX = `
+  UPDATE outbox SET
+    lease_owner      = @owner,
+    lease_until      = @lease_until,
+    attempts         = attempts + 1,
+    first_attempt_at = COALESCE(first_attempt_at, @now)
+  WHERE id IN (
+    SELECT o.id FROM outbox o
+    WHERE o.delivered_at IS NULL AND o.discarded_at IS NULL
+      AND o.retry_at <= @now
+      AND (o.lease_until IS NULL OR o.lease_until <= @now)
+      AND NOT EXISTS (
+        SELECT 1 FROM outbox earlier
+        WHERE earlier.team_id = o.team_id AND earlier.channel_id = o.channel_id AND earlier.id < o.id
+          AND earlier.delivered_at IS NULL AND earlier.discarded_at IS NULL)
+    ORDER BY o.id
+    LIMIT @limit)
+  RETURNING *`;
+
+const flag = (value: boolean): number => (value ? 1 : 0);
+
+const byDueTimeThenId = (a: Watch, b: Watch): number =>
+  a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+export class SqliteWatchStore implements WatchStore {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly statement: PrepareStatement,
+  ) {}
+
+  async addWatch(watch: NewWatch): Promise<boolean> {
+    return this.immediate(() => this.insertWatch(watch));
+  }
+
+  async getWatch(id: string): Promise<Watch | undefined> {
+    const row = this.statement('SELECT * FROM watches WHERE id = ?').get(id) as WatchRecord | undefined;
+    return row && toWatch(row);
+  }
+
+  async listWatches(filter: WatchFilter, options: { includeEnded?: boolean } = {}): Promise<Watch[]> {
+    const rows = this.statement(
+      `SELECT * FROM watches
+       WHERE (@include_ended OR ended_at IS NULL) AND ${MATCHES_FILTER}
+       ORDER BY created_at, id`,
+    ).all({ ...toWatchFilterRecord(filter), include_ended: flag(options.includeEnded ?? false) }) as WatchRecord[];
+    return rows.map(toWatch);
+  }
+
+  async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
+    if (limit < 1) return [];
+    const rows = this.immediate(
+      () =>
+        this.statement(CLAIM_DUE).all({
+          owner,
+          now,
+          limit,
+          lease_until: now + leaseMs,
+          ...toClaimLimitsRecord(options),
+          excluded_projects: JSON.stringify(options.excludeProjects ?? []),
+        }) as WatchRecord[],
+    );
+    // RETURNING comes back in no particular order.
+    return rows.map(toWatch).sort(byDueTimeThenId);
+  }
+
+  async completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
+    return this.immediate(() => {
+      const updated = this.statement(COMPLETE_POLL).run({
+        id: watchId,
+        owner,
+        last_state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
+        changed: flag(outcome.changed),
+        polled_at: outcome.polledAt,
+        next_poll_at: outcome.nextPollAt,
+        failures: outcome.failures,
+        ended: flag(outcome.ended),
+      });
+      if (updated.changes === 0) return false;
+      for (const item of outcome.outbox) {
+        this.statement(INSERT_OUTBOX).run(toNewOutboxRecord(watchId, item, outcome.polledAt));
+      }
+      for (const spawned of outcome.spawn ?? []) this.insertWatch(spawned);
+      return true;
+    });
+  }
+
+  async releaseWatch(watchId: string, owner: string): Promise<boolean> {
+    const released = this.immediate(() =>
+      this.statement(
+        'UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?',
+      ).run(watchId, owner),
+    );
+    return released.changes > 0;
+  }
+
+  async expedite(filter: WatchFilter, now: number): Promise<number> {
+    const expedited = this.immediate(() =>
+      this.statement(
+        `UPDATE watches SET
+           next_poll_at     = MIN(next_poll_at, @now),
+           repoll_requested = CASE WHEN lease_until > @now THEN 1 ELSE repoll_requested END
+         WHERE ended_at IS NULL AND ${MATCHES_FILTER}`,
+      ).run({ ...toWatchFilterRecord(filter), now }),
+    );
+    return expedited.changes;
+  }
+
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+    if (limit < 1) return [];
+    const rows = this.immediate(
+      () => this.statement(CLAIM_OUTBOX).all({ owner, now, limit, lease_until: now + leaseMs }) as OutboxRecord[],
+    );
+    return rows.map(toOutboxRow).sort((a, b) => a.id - b.id);
+  }
+
+  async markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
+    return this.settleOutbox(
+      `delivered_at = @delivered_at, message_ts = COALESCE(@message_ts, message_ts)`,
+      { id, owner, delivered_at: result.deliveredAt, message_ts: result.messageTs ?? null },
+    );
+  }
+
+  async deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean> {
+    return this.settleOutbox('retry_at = @retry_at, last_error = @error', { id, owner, retry_at: retryAt, error });
+  }
+
+  async discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean> {
+    return this.settleOutbox('discarded_at = @at, last_error = @error', { id, owner, at, error });
+  }
+
+  async listOutbox(watchId: string): Promise<OutboxRow[]> {
+    const rows = this.statement('SELECT * FROM outbox WHERE watch_id = ? ORDER BY id').all(watchId) as OutboxRecord[];
+    return rows.map(toOutboxRow);
+  }
+
+  private insertWatch(watch: NewWatch): boolean {
+    return this.statement(INSERT_WATCH).run(toNewWatchRecord(watch)).changes > 0;
+  }
+
+  /** Applies `assignments` to a pending row leased by `owner`, and gives the lease back. */
+  private settleOutbox(assignments: string, params: { id: number; owner: string } & Record<string, unknown>): boolean {
+    const settled = this.immediate(() =>
+      this.statement(
+        `UPDATE outbox SET ${assignments}, lease_owner = NULL, lease_until = NULL
+         WHERE id = @id AND lease_owner = @owner AND delivered_at IS NULL AND discarded_at IS NULL`,
+      ).run(params),
+    );
+    return settled.changes > 0;
+  }
+
+  private immediate<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The `watches` and `outbox` tables as both backends read and write them, and their mapping to
+ * the poller's types. PostgreSQL returns BIGINT columns as strings and JSONB already parsed;
+ * SQLite returns integers as numbers, booleans as 0/1 and JSON as TEXT.
+ */
+import type { Snapshot } from '../poller/snapshot';
+import type { ClaimOptions, NewWatch, OutboxItem, OutboxPayload, OutboxRow, Watch, WatchFilter, WatchKind } from '../poller/watch';
+
+type DbInteger = number | string;
+type DbJson<T> = T | string;
+
+export interface WatchRecord {
+  id: string;
+  kind: WatchKind;
+  resource_id: string;
+  session_id: string;
+  team_id: string;
+  channel_id: string;
+  message_ts: string | null;
+  thread_ts: string | null;
+  project_name: string;
+  last_state: DbJson<Snapshot> | null;
+  last_change_at: DbInteger;
+  next_poll_at: DbInteger;
+  created_at: DbInteger;
+  expires_at: DbInteger;
+  ended_at: DbInteger | null;
+  lease_owner: string | null;
+  lease_until: DbInteger | null;
+  failures: number;
+  revision: number;
+  repoll_requested: boolean | number;
+}
+
+export interface OutboxRecord {
+  id: DbInteger;
+  idempotency_key: string;
+  watch_id: string;
+  transition_key: string;
+  team_id: string;
+  channel_id: string;
+  thread_ts: string | null;
+  payload: DbJson<OutboxPayload>;
+  created_at: DbInteger;
+  retry_at: DbInteger;
+  attempts: number;
+  first_attempt_at: DbInteger | null;
+  lease_owner: string | null;
+  lease_until: DbInteger | null;
+  last_error: string | null;
+  delivered_at: DbInteger | null;
+  message_ts: string | null;
+  discarded_at: DbInteger | null;
+}
+
+/** Snapshots and payloads are always JSON objects, so a string can only be SQLite's TEXT. */
+function fromJson<T>(value: DbJson<T>): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+export function toWatch(row: WatchRecord): Watch {
+  return {
+    id: row.id,
+    kind: row.kind,
+    resourceId: row.resource_id,
+    sessionId: row.session_id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    ...(row.message_ts !== null && { messageTs: row.message_ts }),
+    ...(row.thread_ts !== null && { threadTs: row.thread_ts }),
+    projectName: row.project_name,
+    lastState: row.last_state === null ? undefined : fromJson(row.last_state),
+    lastChangeAt: Number(row.last_change_at),
+    nextPollAt: Number(row.next_poll_at),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    ...(row.ended_at !== null && { endedAt: Number(row.ended_at) }),
+    ...(row.lease_owner !== null && { leaseOwner: row.lease_owner }),
+    ...(row.lease_until !== null && { leaseUntil: Number(row.lease_until) }),
+    failures: row.failures,
+    revision: row.revision,
+    repollRequested: Boolean(row.repoll_requested),
+  };
+}
+
+export function toOutboxRow(row: OutboxRecord): OutboxRow {
+  return {
+    id: Number(row.id),
+    idempotencyKey: row.idempotency_key,
+    watchId: row.watch_id,
+    transitionKey: row.transition_key,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    ...(row.thread_ts !== null && { threadTs: row.thread_ts }),
+    payload: fromJson(row.payload),
+    createdAt: Number(row.created_at),
+    retryAt: Number(row.retry_at),
+    attempts: row.attempts,
+    ...(row.first_attempt_at !== null && { firstAttemptAt: Number(row.first_attempt_at) }),
+    ...(row.lease_owner !== null && { leaseOwner: row.lease_owner }),
+    ...(row.lease_until !== null && { leaseUntil: Number(row.lease_until) }),
+    ...(row.last_error !== null && { lastError: row.last_error }),
+    ...(row.delivered_at !== null && { deliveredAt: Number(row.delivered_at) }),
+    ...(row.message_ts !== null && { messageTs: row.message_ts }),
+    ...(row.discarded_at !== null && { discardedAt: Number(row.discarded_at) }),
+  };
+}
+
+/** The columns a new watch is inserted with; the rest take their defaults. */
+export type NewWatchRecord = Pick<
+  WatchRecord,
+  | 'id'
+  | 'kind'
+  | 'resource_id'
+  | 'session_id'
+  | 'team_id'
+  | 'channel_id'
+  | 'message_ts'
+  | 'thread_ts'
+  | 'project_name'
+  | 'last_change_at'
+  | 'next_poll_at'
+  | 'created_at'
+  | 'expires_at'
+> & { last_state: string | null };
+
+export function toNewWatchRecord(watch: NewWatch): NewWatchRecord {
+  return {
+    id: watch.id,
+    kind: watch.kind,
+    resource_id: watch.resourceId,
+    session_id: watch.sessionId,
+    team_id: watch.teamId,
+    channel_id: watch.channelId,
+    message_ts: watch.messageTs ?? null,
+    thread_ts: watch.threadTs ?? null,
+    project_name: watch.projectName,
+    last_state: watch.lastState === undefined ? null : JSON.stringify(watch.lastState),
+    last_change_at: watch.lastChangeAt,
+    next_poll_at: watch.nextPollAt,
+    created_at: watch.createdAt,
+    expires_at: watch.expiresAt,
+  };
+}
+
+/** The columns a new outbox row is inserted with; the rest take their defaults. */
+export type NewOutboxRecord = Pick<
+  OutboxRecord,
+  'idempotency_key' | 'watch_id' | 'transition_key' | 'team_id' | 'channel_id' | 'thread_ts' | 'created_at' | 'retry_at'
+> & { payload: string };
+
+/** A row due at once: `createdAt` and `retryAt` are the poll's time. */
+export function toNewOutboxRecord(watchId: string, item: OutboxItem, polledAt: number): NewOutboxRecord {
+  return {
+    idempotency_key: `${watchId}:${item.transitionKey}`,
+    watch_id: watchId,
+    transition_key: item.transitionKey,
+    team_id: item.teamId,
+    channel_id: item.channelId,
+    thread_ts: item.threadTs ?? null,
+    payload: JSON.stringify(item.payload),
+    created_at: polledAt,
+    retry_at: polledAt,
+  };
+}
+
+/** A WatchFilter as column values; null leaves the column unconstrained. */
+export interface WatchFilterRecord {
+  project_name: string | null;
+  kind: WatchKind | null;
+  resource_id: string | null;
+  session_id: string | null;
+  team_id: string | null;
+  channel_id: string | null;
+}
+
+export function toWatchFilterRecord(filter: WatchFilter): WatchFilterRecord {
+  return {
+    project_name: filter.projectName ?? null,
+    kind: filter.kind ?? null,
+    resource_id: filter.resourceId ?? null,
+    session_id: filter.sessionId ?? null,
+    team_id: filter.teamId ?? null,
+    channel_id: filter.channelId ?? null,
+  };
+}
+
+/** How many watches of a project one claim may take, in the parameters both backends bind. */
+export interface ClaimLimitsRecord {
+  /** Null: no common limit. */
+  per_project_limit: number | null;
+  /** JSON object of project name → limit, overriding the common one. */
+  project_limits: string;
+}
+
+/** A count as `taken < limit` reads it, so `n <= count` gives the same; no limit stays unlimited. */
+const toClaimCount = (limit: number): number => (Number.isFinite(limit) ? Math.max(0, Math.ceil(limit)) : Number.MAX_SAFE_INTEGER);
+
+export function toClaimLimitsRecord(options: ClaimOptions): ClaimLimitsRecord {
+  const projectLimits = Object.entries(options.projectLimits ?? {}).map(([project, limit]) => [project, toClaimCount(limit)]);
+  return {
+    per_project_limit: options.perProjectLimit === undefined ? null : toClaimCount(options.perProjectLimit),
+    project_limits: JSON.stringify(Object.fromEntries(projectLimits)),
+  };
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStore } from '../../src/store';
+import { sqliteMigrations } from '../../src/store/migrations/sqlite';
+import { MEMORY, SqliteStore } from '../../src/store/sqlite';
+import { describeWatchStoreContract } from '../poller/watch-store-contract';
+import { T0, newWatch, pollOutcome, reply } from './watch-fixtures';
+
+const LEASE = 30_000;
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'vidops-sqlite-watches-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function migrated(path: string): Promise<SqliteStore> {
+  const store = new SqliteStore(path);
+  await store.migrate();
+  return store;
+}
+
+let current: SqliteStore | undefined;
+describeWatchStoreContract('SqliteStore (in memory)', async () => (current = await migrated(MEMORY)), async () => current?.close());
+describeWatchStoreContract('SqliteStore (file)', async () => (current = await migrated(join(dir, 'vidops.sqlite'))), async () => current?.close());
+
+describe('SqliteStore watches', () => {
+  it('is what createStore returns for SQLite', async () => {
+    const store = createStore('sqlite::memory:');
+    await store.migrate();
+    expect(await store.addWatch(newWatch('w'))).toBe(true);
+    expect((await store.claimDue('p', T0, 10, LEASE)).map((w) => w.id)).toEqual(['w']);
+    await store.close();
+  });
+
+  it('shows a lease taken on one connection to another connection on the same file', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const [a, b] = [await migrated(path), await migrated(path)];
+    try {
+      await a.addWatch(newWatch('w1'));
+      await a.addWatch(newWatch('w2'));
+      expect((await a.claimDue('a', T0, 1, LEASE)).map((w) => w.id)).toEqual(['w1']);
+      expect((await b.claimDue('b', T0, 10, LEASE)).map((w) => w.id)).toEqual(['w2']);
+      expect(await b.completePoll('w1', 'b', pollOutcome())).toBe(false);
+      expect(await b.completePoll('w1', 'a', pollOutcome({ outbox: [reply('k')] }))).toBe(true);
+      expect((await a.claimOutbox('d', T0, 10, LEASE)).map((row) => row.idempotencyKey)).toEqual(['w1:k']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('adds the watch tables to a database created before them, keeping its data', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const before = new SqliteStore(path, sqliteMigrations.filter(({ version }) => version < 2));
+    await before.migrate();
+    await before.putSecret({ name: 'k', ciphertext: 'c', updatedAt: 1 });
+    await before.close();
+
+    const after = await migrated(path);
+    try {
+      expect(await after.getSecret('k')).toEqual({ name: 'k', ciphertext: 'c', updatedAt: 1 });
+      expect(await after.addWatch(newWatch('w'))).toBe(true);
+      expect((await after.getWatch('w'))?.revision).toBe(0);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('keeps optional fields absent and snapshots intact across a reopen', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const first = await migrated(path);
+    const lastState = { status: 'started', createdAt: T0, rtmp: { 'out-1': 'live' }, observedAt: T0 };
+    await first.addWatch(newWatch('b', { kind: 'broadcast', messageTs: undefined, lastState }));
+    await first.addWatch(newWatch('d', { kind: 'session-discovery', lastState: undefined, threadTs: '1.1' }));
+    await first.close();
+
+    const second = await migrated(path);
+    try {
+      const broadcast = await second.getWatch('b');
+      expect(broadcast?.lastState).toEqual(lastState);
+      expect(broadcast && 'messageTs' in broadcast).toBe(false);
+      expect(await second.getWatch('d')).toMatchObject({ lastState: undefined, threadTs: '1.1' });
+    } finally {
+      await second.close();
+    }
+  });
+});
