@@ -3,7 +3,7 @@
  * configured), every listener registered by its area, and GET /healthz. Acks go out as soon as
  * a listener calls ack() (`processBeforeResponse: false`); the work happens after.
  */
-import { App, type CustomRoute, LogLevel, type webApi } from '@slack/bolt';
+import { App, type CustomRoute, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
 import * as actions from './actions';
 import * as commands from './commands';
 import { toBoltLogger } from './log';
@@ -37,6 +37,28 @@ export function healthRoute(): CustomRoute {
   };
 }
 
+/**
+ * The HTTP receiver, its request listener wrapped so the ack gate knows which requests still
+ * wait for their answer.
+ */
+function httpReceiver(services: Services, signingSecret: string, logger: ReturnType<typeof toBoltLogger>): HTTPReceiver {
+  const receiver = new HTTPReceiver({
+    signingSecret,
+    endpoints: EVENTS_PATH,
+    processBeforeResponse: false,
+    customRoutes: [healthRoute()],
+    logger,
+  });
+  const listener = receiver.requestListener;
+  const gate = services.ackGate;
+  receiver.requestListener = (req, res) => {
+    gate.requestStarted();
+    res.once('close', () => gate.requestFinished());
+    listener(req, res);
+  };
+  return receiver;
+}
+
 export function createApp(services: Services, options: SlackAppOptions): App {
   const logger = toBoltLogger(services.logger);
   const clientOptions: webApi.WebClientOptions = {
@@ -47,17 +69,10 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   if (!socketMode && !options.signingSecret) {
     throw new Error('createApp: a signing secret is needed for HTTP mode (or an app-level token for Socket Mode)');
   }
-  const app = new App({
-    token: options.botToken,
-    logger,
-    logLevel: logger.getLevel() as LogLevel,
-    clientOptions,
-    convoStore: false,
-    customRoutes: [healthRoute()],
-    ...(socketMode
-      ? { socketMode: true, appToken: options.appToken, installerOptions: { port: options.healthPort ?? 3000 } }
-      : { signingSecret: options.signingSecret, endpoints: EVENTS_PATH, processBeforeResponse: false }),
-  });
+  const common = { token: options.botToken, logger, logLevel: logger.getLevel() as LogLevel, clientOptions, convoStore: false as const };
+  const app = socketMode
+    ? new App({ ...common, socketMode: true, appToken: options.appToken, customRoutes: [healthRoute()], installerOptions: { port: options.healthPort ?? 3000 } })
+    : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger) });
 
   commands.register(app, services);
   actions.register(app, services);

@@ -7,6 +7,7 @@ import { VideoClient } from './api';
 import type { Logger } from './log';
 import { Authorizer } from './rbac';
 import type { Policy } from './rbac/policy';
+import { AckGate } from './slack/ack-gate';
 import { UsergroupCache } from './slack/usergroups';
 import type { Store } from './store/types';
 
@@ -89,6 +90,8 @@ export interface Services {
   /** Channel that receives one line per audited action, when configured. */
   auditChannel?: string;
   clock: () => number;
+  /** Work after an ack awaits `ackGate.idle()` so pending acks go first (see ack-gate.ts). */
+  ackGate: AckGate;
 }
 
 export interface ServicesInput {
@@ -116,5 +119,6 @@ export function createServices(input: ServicesInput): Services {
     authorizer: new Authorizer(input.policy, input.admins ?? [], usergroups, input.logger.child({ component: 'rbac' })),
     auditChannel: input.auditChannel,
     clock,
+    ackGate: new AckGate(),
   };
 }

@@ -23,6 +23,7 @@ const STALE = 'This button’s card is from an older version of vidops; run the 
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.confirmMuteAll, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
+    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmMuteAll);
     const target = decodeValue(MuteAllTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
@@ -44,6 +45,7 @@ export function register(app: App, services: Services): void {
 
   app.action<BlockAction<ButtonAction>>(ACTION.confirmKick, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
+    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmKick);
     const target = decodeValue(KickTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

@@ -48,6 +48,7 @@ export function readLayoutChanges(view: ViewSubmitAction['view']): { changes: La
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.muteStream, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
+    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.muteStream);
     const target = decodeValue(StreamTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

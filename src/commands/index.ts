@@ -64,6 +64,7 @@ export function commandListener(command: SlashCommand, services: Services) {
     const prepared = sub.prepare(selected.tokens);
     if (!prepared.ok) return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
     await ack();
+    await services.ackGate.idle();
 
     const logger = services.logger.child({ command: command.command, user: payload.user_id, channel: payload.channel_id });
     const ix: CommandInvocation = {

@@ -36,6 +36,7 @@ export async function performStateChange<T>(ix: Interaction, change: StateChange
   try {
     result = await change.call(ix.services.projects.client(change.projectName));
   } catch (error) {
+    await ix.services.ackGate.idle();
     ix.logger.warn('video service call failed', { command: change.command, project: change.projectName, error });
     await recordAudit(ix, {
       command: change.command,
@@ -48,6 +49,7 @@ export async function performStateChange<T>(ix: Interaction, change: StateChange
     if (!options.quiet) await replyEphemeral(ix, message);
     return { ok: false, error, message };
   }
+  await ix.services.ackGate.idle();
   await recordAudit(ix, { command: change.command, target: change.target, projectName: change.projectName, outcome: 'ok' });
   const announced = await announce(ix, change.notice(result), change.channelId ?? ix.channelId);
   return { ok: true, result, announced };

@@ -1,0 +1,99 @@
+/**
+ * Acks first. Slack gives the app 3 s to acknowledge each request, and the ack is what a person
+ * on a phone waits on; the work after an ack (video service calls, store writes, notices) can
+ * wait a few milliseconds. Node runs both on one thread, so without care a burst of follow-up
+ * work delays the next acks.
+ *
+ * The gate counts Slack requests in flight (received, not yet answered). Work after an ack
+ * awaits `idle()` at its start and between its steps; waiters are let through one per event-loop
+ * turn, only once no request has been in flight for `quietMs`, and each at the latest after
+ * `maxWaitMs`, so a steady stream of requests cannot starve them.
+ */
+export interface AckGateOptions {
+  /** How long the receiver must have had nothing in flight before work resumes (default 5 ms). */
+  quietMs?: number;
+  /** The longest any piece of work waits (default 5 s). */
+  maxWaitMs?: number;
+  now?: () => number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  deadline: number;
+}
+
+export class AckGate {
+  private inFlight = 0;
+  private busyUntil = 0;
+  private readonly waiters: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private draining = false;
+  private readonly quietMs: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
+
+  constructor(options: AckGateOptions = {}) {
+    this.quietMs = options.quietMs ?? 5;
+    this.maxWaitMs = options.maxWaitMs ?? 5_000;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** A Slack request arrived. */
+  requestStarted(): void {
+    this.inFlight++;
+  }
+
+  /** A Slack request was answered (or its connection closed). */
+  requestFinished(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.busyUntil = this.now() + this.quietMs;
+    this.schedule();
+  }
+
+  get pending(): number {
+    return this.waiters.length;
+  }
+
+  /** Resolves when work may continue without holding up an ack. */
+  idle(): Promise<void> {
+    if (this.waiters.length === 0 && this.isQuiet()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.waiters.push({ resolve, deadline: this.now() + this.maxWaitMs });
+      this.schedule();
+    });
+  }
+
+  private isQuiet(): boolean {
+    return this.inFlight === 0 && this.now() >= this.busyUntil;
+  }
+
+  private schedule(): void {
+    if (this.draining || this.waiters.length === 0) return;
+    const now = this.now();
+    const due = Math.min(this.waiters[0]!.deadline, this.inFlight === 0 ? this.busyUntil : Infinity);
+    if (due <= now) {
+      this.drain();
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.schedule();
+    }, Math.max(1, Math.ceil(due - now)));
+  }
+
+  /** Lets waiters through one per event-loop turn, so requests arriving meanwhile go first. */
+  private drain(): void {
+    this.draining = true;
+    setImmediate(() => {
+      this.draining = false;
+      const head = this.waiters[0];
+      if (!head) return;
+      if (this.isQuiet() || head.deadline <= this.now()) {
+        this.waiters.shift();
+        head.resolve();
+      }
+      this.schedule();
+    });
+  }
+}
