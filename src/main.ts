@@ -3,6 +3,7 @@
  * Exits with code 2 and a list of what to set when the configuration is incomplete, and shuts
  * down cleanly (receiver, then store) on SIGTERM/SIGINT.
  */
+import { Server } from 'node:http';
 import { createApp } from './app';
 import { formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
 import { createLogger } from './log';
@@ -61,10 +62,11 @@ async function main(): Promise<void> {
     apiUrl: slack.apiUrl,
     healthPort: config.port,
   });
-  await app.start(config.port);
+  const started: unknown = await app.start(config.port);
+  const address = started instanceof Server ? started.address() : null;
   logger.info('vidops is running', {
     mode: slack.mode,
-    port: config.port,
+    port: address && typeof address === 'object' ? address.port : config.port,
     projects: config.video.projects.map((p) => p.name),
     policy: config.policy ? config.policy.path : 'none (everyone is a viewer; VIDOPS_ADMINS are admins)',
   });

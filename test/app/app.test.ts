@@ -1,4 +1,6 @@
-import { startTestApp, SIGNING_SECRET, type TestApp } from '../harness/app';
+import { App } from '@slack/bolt';
+import { createApp } from '../../src/app';
+import { BOT_TOKEN, startTestApp, SIGNING_SECRET, type TestApp } from '../harness/app';
 import { signBody, signedSlashCommand } from '../harness/signing';
 
 describe('the Bolt app over HTTP', () => {
@@ -48,5 +50,14 @@ describe('the Bolt app over HTTP', () => {
   it('answers 404 for unknown paths instead of hanging', async () => {
     const res = await fetch(`${t.url}/nope`);
     expect(res.status).toBe(404);
+  });
+
+  it('builds a Socket Mode app when an app-level token is configured (no HTTP receiver needed)', () => {
+    const app = createApp(t.services, { botToken: BOT_TOKEN, appToken: 'xapp-1-A0-1-abc', apiUrl: t.slack.apiUrl });
+    expect(app).toBeInstanceOf(App);
+  });
+
+  it('refuses HTTP mode without a signing secret', () => {
+    expect(() => createApp(t.services, { botToken: BOT_TOKEN, apiUrl: t.slack.apiUrl })).toThrow(/signing secret/);
   });
 });
