@@ -4,6 +4,7 @@ import { REDACTED } from './errors';
 import { type CallOptions, json, projectPath } from './http';
 import { type ListAllOptions, paginate } from './paging';
 import {
+  type Known,
   type Layout,
   type Page,
   RESOLUTIONS,
@@ -13,13 +14,15 @@ import {
   addStreamBody,
   epochMs,
   listSchema,
-  openEnum,
-  optionalText,
-  projectScoped,
+  projectIdOf,
   removeStreamBody,
-  streamSelectionSchema,
+  streamSelectionsOf,
+  text,
   validateLayout,
   validateMediaFlags,
+  wireId,
+  wireStreamSelection,
+  wireTime,
 } from './schemas';
 import {
   compact,
@@ -39,29 +42,47 @@ export type ArchiveStatus = (typeof ARCHIVE_STATUSES)[number];
 export const OUTPUT_MODES = ['composed', 'individual'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
 
-export const archiveSchema = projectScoped({
+const wireArchiveSchema = z.looseObject({
   id: z.string(),
   sessionId: z.string(),
-  createdAt: epochMs,
-  /** Seconds; 0 while started. */
-  duration: z.number().default(0),
-  hasAudio: z.boolean().default(true),
-  hasVideo: z.boolean().default(true),
-  multiArchiveTag: optionalText,
-  name: optionalText,
-  outputMode: openEnum(OUTPUT_MODES).default('composed'),
-  reason: optionalText,
-  resolution: openEnum(RESOLUTIONS).optional(),
-  size: z.number().default(0),
-  status: openEnum(ARCHIVE_STATUSES),
-  streamMode: openEnum(STREAM_MODES).default('auto'),
-  streams: z.array(streamSelectionSchema).default([]),
-  /** Download URL, only while status is `available`; valid for 10 minutes. */
-  url: z
-    .string()
-    .nullish()
-    .transform((url) => url ?? null),
+  createdAt: wireTime,
+  duration: z.number().optional(),
+  hasAudio: z.boolean().optional(),
+  hasVideo: z.boolean().optional(),
+  multiArchiveTag: z.string().nullish(),
+  name: z.string().nullish(),
+  outputMode: z.string().optional(),
+  projectId: wireId.nullish(),
+  partnerId: wireId.nullish(),
+  reason: z.string().nullish(),
+  resolution: z.string().optional(),
+  size: z.number().optional(),
+  status: z.string(),
+  streamMode: z.string().optional(),
+  streams: z.array(wireStreamSelection).nullish(),
+  url: z.string().nullish(),
 });
+
+export const archiveSchema = wireArchiveSchema.transform((raw) => ({
+  ...raw,
+  projectId: projectIdOf(raw),
+  createdAt: epochMs(raw.createdAt),
+  /** Seconds; 0 while started. */
+  duration: raw.duration ?? 0,
+  hasAudio: raw.hasAudio ?? true,
+  hasVideo: raw.hasVideo ?? true,
+  multiArchiveTag: text(raw.multiArchiveTag),
+  name: text(raw.name),
+  outputMode: (raw.outputMode ?? 'composed') as Known<OutputMode>,
+  reason: text(raw.reason),
+  resolution: raw.resolution as Known<Resolution> | undefined,
+  size: raw.size ?? 0,
+  status: raw.status as Known<ArchiveStatus>,
+  streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
+  streams: streamSelectionsOf(raw.streams),
+  /** Download URL, only while status is `available`; valid for 10 minutes. */
+  url: raw.url ?? null,
+}));
 export type Archive = z.output<typeof archiveSchema>;
 
 export const archiveListSchema = listSchema(archiveSchema);

@@ -3,6 +3,7 @@ import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
 import { type ListAllOptions, paginate } from './paging';
 import {
+  type Known,
   type Layout,
   type Page,
   RESOLUTIONS,
@@ -12,13 +13,16 @@ import {
   addStreamBody,
   epochMs,
   listSchema,
-  openEnum,
-  optionalText,
-  projectScoped,
+  optionalEpochMs,
+  projectIdOf,
   removeStreamBody,
-  streamSelectionSchema,
+  streamSelectionsOf,
+  text,
   validateLayout,
   validateMediaFlags,
+  wireId,
+  wireStreamSelection,
+  wireTime,
 } from './schemas';
 import {
   compact,
@@ -43,65 +47,94 @@ export type RtmpStatus = (typeof RTMP_STATUSES)[number];
 
 export const MAX_RTMP_OUTPUTS = 5;
 
-const rtmpOutputStatusSchema = z.looseObject({
+const wireRtmpOutputSchema = z.looseObject({
   id: z.string().optional(),
   serverUrl: z.string(),
   streamName: z.string(),
-  status: openEnum(RTMP_STATUSES).optional(),
+  status: z.string().optional(),
 });
+type WireRtmpOutput = z.output<typeof wireRtmpOutputSchema>;
+
+const wireBroadcastSchema = z.looseObject({
+  id: z.string(),
+  sessionId: z.string(),
+  projectId: wireId.nullish(),
+  partnerId: wireId.nullish(),
+  createdAt: wireTime,
+  updatedAt: wireTime.optional(),
+  resolution: z.string().optional(),
+  status: z.string(),
+  streamMode: z.string().optional(),
+  streams: z.array(wireStreamSelection).nullish(),
+  hasAudio: z.boolean().optional(),
+  hasVideo: z.boolean().optional(),
+  maxDuration: z.number().optional(),
+  maxBitrate: z.number().optional(),
+  /** Some bodies spell it this way. */
+  maxBitRate: z.number().optional(),
+  multiBroadcastTag: z.string().nullish(),
+  broadcastUrls: z
+    .looseObject({
+      hls: z.string().optional(),
+      hlsStatus: z.string().optional(),
+      rtmp: z.union([z.array(wireRtmpOutputSchema), z.record(z.string(), wireRtmpOutputSchema)]).nullish(),
+    })
+    .nullish(),
+  settings: z
+    .looseObject({
+      hls: z.looseObject({ dvr: z.boolean().optional(), lowLatency: z.boolean().optional() }).optional(),
+    })
+    .optional(),
+});
+
+export interface RtmpOutputStatus {
+  /** Absent only if an array-form body left it out. */
+  id?: string;
+  serverUrl: string;
+  streamName: string;
+  status?: Known<RtmpStatus>;
+}
 
 /**
  * Start responses list RTMP outputs as an array, list/get responses as an object keyed by
  * output id. Both become one array of `{id, serverUrl, streamName, status}`.
  */
-const rtmpOutputsSchema = z
-  .union([z.array(rtmpOutputStatusSchema), z.record(z.string(), rtmpOutputStatusSchema)])
-  .transform((outputs) =>
-    Array.isArray(outputs) ? outputs : Object.entries(outputs).map(([id, output]) => ({ ...output, id: output.id ?? id })),
-  );
-export type RtmpOutputStatus = z.output<typeof rtmpOutputStatusSchema>;
-
-const broadcastUrlsSchema = z.looseObject({
-  hls: z.string().optional(),
-  hlsStatus: openEnum(HLS_STATUSES).optional(),
-  rtmp: rtmpOutputsSchema.nullish().transform((rtmp) => rtmp ?? []),
-});
-
-/** Some bodies spell it `maxBitRate`. */
-function adoptMaxBitRate(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null) return input;
-  const record = input as Record<string, unknown>;
-  return record.maxBitrate === undefined && record.maxBitRate !== undefined ? { ...record, maxBitrate: record.maxBitRate } : input;
+function rtmpOutputsOf(rtmp: WireRtmpOutput[] | Record<string, WireRtmpOutput> | null | undefined): RtmpOutputStatus[] {
+  if (!rtmp) return [];
+  const outputs = Array.isArray(rtmp) ? rtmp : Object.entries(rtmp).map(([id, output]) => ({ ...output, id: output.id ?? id }));
+  return outputs as RtmpOutputStatus[];
 }
 
-export const broadcastSchema = z.preprocess(
-  adoptMaxBitRate,
-  projectScoped({
-    id: z.string(),
-    sessionId: z.string(),
+export const broadcastSchema = wireBroadcastSchema.transform((raw) => {
+  const { maxBitRate, broadcastUrls, settings, ...rest } = raw;
+  return {
+    ...rest,
+    projectId: projectIdOf(raw),
     /** ms since epoch; the stop response's seconds are converted. */
-    createdAt: epochMs,
-    updatedAt: epochMs.optional(),
-    resolution: openEnum(RESOLUTIONS).optional(),
-    status: openEnum(BROADCAST_STATUSES),
-    streamMode: openEnum(STREAM_MODES).default('auto'),
-    streams: z.array(streamSelectionSchema).default([]),
-    hasAudio: z.boolean().default(true),
-    hasVideo: z.boolean().default(true),
-    maxDuration: z.number().optional(),
-    maxBitrate: z.number().optional(),
-    multiBroadcastTag: optionalText,
+    createdAt: epochMs(raw.createdAt),
+    updatedAt: optionalEpochMs(raw.updatedAt),
+    resolution: raw.resolution as Known<Resolution> | undefined,
+    status: raw.status as Known<BroadcastStatus>,
+    streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
+    streams: streamSelectionsOf(raw.streams),
+    hasAudio: raw.hasAudio ?? true,
+    hasVideo: raw.hasVideo ?? true,
+    maxBitrate: raw.maxBitrate ?? maxBitRate,
+    multiBroadcastTag: text(raw.multiBroadcastTag),
     /** null once stopped. */
-    broadcastUrls: broadcastUrlsSchema.nullish().transform((urls) => urls ?? null),
-    settings: z
-      .looseObject({
-        hls: z
-          .looseObject({ dvr: z.boolean().default(false), lowLatency: z.boolean().default(false) })
-          .optional(),
-      })
-      .optional(),
-  }),
-);
+    broadcastUrls: broadcastUrls
+      ? {
+          ...broadcastUrls,
+          hlsStatus: broadcastUrls.hlsStatus as Known<HlsStatus> | undefined,
+          rtmp: rtmpOutputsOf(broadcastUrls.rtmp),
+        }
+      : null,
+    settings: settings && {
+      ...settings,
+      hls: settings.hls && { ...settings.hls, dvr: settings.hls.dvr ?? false, lowLatency: settings.hls.lowLatency ?? false },
+    },
+  };
+});
 export type Broadcast = z.output<typeof broadcastSchema>;
 
 export const broadcastListSchema = listSchema(broadcastSchema);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
 import { callerToken } from './participant';
-import { epochMs, optionalText, projectScoped } from './schemas';
+import { optionalEpochMs, projectIdOf, text, wireId, wireTime } from './schemas';
 import { compact, optionalBoolean, optionalIntInRange, optionalOneOf, requireId, requireObject } from './validate';
 
 export const CAPTION_LANGUAGES = [
@@ -34,17 +34,27 @@ function adoptCaptionId(input: unknown): unknown {
 /** A captions status object as SDKs model it (`captionId` or `captionsId`, timestamps in seconds). */
 export const captionsStatusSchema = z.preprocess(
   adoptCaptionId,
-  projectScoped({
-    captionsId: z.string(),
-    sessionId: z.string().optional(),
-    status: z.string().optional(),
-    createdAt: epochMs.optional(),
-    updatedAt: epochMs.optional(),
-    duration: z.number().optional(),
-    languageCode: z.string().optional(),
-    reason: optionalText,
-    provider: z.string().optional(),
-  }),
+  z
+    .looseObject({
+      captionsId: z.string(),
+      projectId: wireId.nullish(),
+      partnerId: wireId.nullish(),
+      sessionId: z.string().optional(),
+      status: z.string().optional(),
+      createdAt: wireTime.optional(),
+      updatedAt: wireTime.optional(),
+      duration: z.number().optional(),
+      languageCode: z.string().optional(),
+      reason: z.string().nullish(),
+      provider: z.string().optional(),
+    })
+    .transform((raw) => ({
+      ...raw,
+      projectId: projectIdOf(raw),
+      createdAt: optionalEpochMs(raw.createdAt),
+      updatedAt: optionalEpochMs(raw.updatedAt),
+      reason: text(raw.reason),
+    })),
 );
 export type CaptionsStatus = z.output<typeof captionsStatusSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, projectPath } from './http';
-import { epochMs, projectIdValue } from './schemas';
+import { optionalEpochMs, wireId, wireTime } from './schemas';
 import { optionalIdArray, requireBoolean, requireId, requireObject } from './validate';
 
 export interface MuteAllOptions {
@@ -12,16 +12,18 @@ export interface MuteAllOptions {
 }
 
 /** A connection as SDK mocks list them (`connectionState`, `createdAt` possibly a numeric string). */
-export const connectionInfoSchema = z.looseObject({
-  connectionId: z.string(),
-  connectionState: z.string().optional(),
-  createdAt: epochMs.optional(),
-});
+export const connectionInfoSchema = z
+  .looseObject({
+    connectionId: z.string(),
+    connectionState: z.string().optional(),
+    createdAt: wireTime.optional(),
+  })
+  .transform((raw) => ({ ...raw, createdAt: optionalEpochMs(raw.createdAt) }));
 export type ConnectionInfo = z.output<typeof connectionInfoSchema>;
 
 export const connectionListSchema = z.looseObject({
   count: z.number().int(),
-  projectId: projectIdValue.optional(),
+  projectId: wireId.transform(String).optional(),
   sessionId: z.string().optional(),
   items: z.array(connectionInfoSchema),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { epochMs, openEnum, optionalText, projectIdValue } from './schemas';
+import { type Known, optionalEpochMs, text, wireId, wireTime } from './schemas';
 import { oneOf, optionalString, requireId } from './validate';
 
 export const PROJECT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
@@ -14,25 +14,39 @@ export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
  */
 export const projectDetailsSchema = z
   .looseObject({
-    apiKey: projectIdValue.optional(),
-    id: projectIdValue.optional(),
-    projectId: projectIdValue.optional(),
-    partnerId: projectIdValue.optional(),
+    apiKey: wireId.optional(),
+    id: wireId.optional(),
+    projectId: wireId.optional(),
+    partnerId: wireId.optional(),
     secret: z.string().optional(),
-    name: optionalText,
-    status: openEnum(PROJECT_STATUSES).optional(),
+    name: z.string().nullish(),
+    status: z.string().optional(),
     environment: z.string().optional(),
-    createdAt: epochMs.optional(),
-    updatedAt: epochMs.optional(),
+    createdAt: wireTime.optional(),
+    updatedAt: wireTime.optional(),
   })
   .transform((project, ctx) => {
-    const apiKey = project.apiKey ?? project.id ?? project.projectId ?? project.partnerId;
-    if (apiKey === undefined) {
+    const key = project.apiKey ?? project.id ?? project.projectId ?? project.partnerId;
+    if (key === undefined) {
       ctx.issues.push({ code: 'custom', message: 'project details without an API key (apiKey or id)', input: project });
       return z.NEVER;
     }
     const { secret, ...visible } = project;
-    const details = { ...visible, apiKey } as typeof visible & { apiKey: string; secret?: string };
+    const details = {
+      ...visible,
+      apiKey: String(key),
+      name: text(project.name),
+      status: project.status as Known<ProjectStatus> | undefined,
+      createdAt: optionalEpochMs(project.createdAt),
+      updatedAt: optionalEpochMs(project.updatedAt),
+    } as Omit<typeof visible, 'apiKey' | 'name' | 'status' | 'createdAt' | 'updatedAt'> & {
+      apiKey: string;
+      name?: string;
+      status?: Known<ProjectStatus>;
+      createdAt?: number;
+      updatedAt?: number;
+      secret?: string;
+    };
     if (secret !== undefined) Object.defineProperty(details, 'secret', { value: secret, enumerable: false });
     return details;
   });

@@ -3,7 +3,19 @@ import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
 import { type ListAllOptions, paginate } from './paging';
 import { callerToken } from './participant';
-import { type Page, RESOLUTIONS, type Resolution, epochMs, listSchema, openEnum, optionalText, projectScoped } from './schemas';
+import {
+  type Known,
+  type Page,
+  RESOLUTIONS,
+  type Resolution,
+  epochMs,
+  listSchema,
+  optionalEpochMs,
+  projectIdOf,
+  text,
+  wireId,
+  wireTime,
+} from './schemas';
 import {
   charRange,
   compact,
@@ -19,22 +31,37 @@ import {
 export const RENDER_STATUSES = ['starting', 'started', 'stopped', 'failed'] as const;
 export type RenderStatus = (typeof RENDER_STATUSES)[number];
 
-/** A composed web-page stream (Experience Composer). */
-export const renderSchema = projectScoped({
+const wireRenderSchema = z.looseObject({
   id: z.string(),
   sessionId: z.string(),
-  createdAt: epochMs,
-  updatedAt: epochMs.optional(),
-  callbackUrl: optionalText,
-  name: optionalText,
+  projectId: wireId.nullish(),
+  partnerId: wireId.nullish(),
+  createdAt: wireTime,
+  updatedAt: wireTime.optional(),
+  callbackUrl: z.string().nullish(),
+  name: z.string().nullish(),
   url: z.string(),
-  resolution: openEnum(RESOLUTIONS).optional(),
-  status: openEnum(RENDER_STATUSES),
-  /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
-  reason: optionalText,
-  /** Absent while starting. */
-  streamId: optionalText,
+  resolution: z.string().optional(),
+  status: z.string(),
+  reason: z.string().nullish(),
+  streamId: z.string().nullish(),
 });
+
+/** A composed web-page stream (Experience Composer). */
+export const renderSchema = wireRenderSchema.transform((raw) => ({
+  ...raw,
+  projectId: projectIdOf(raw),
+  createdAt: epochMs(raw.createdAt),
+  updatedAt: optionalEpochMs(raw.updatedAt),
+  callbackUrl: text(raw.callbackUrl),
+  name: text(raw.name),
+  resolution: raw.resolution as Known<Resolution> | undefined,
+  status: raw.status as Known<RenderStatus>,
+  /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
+  reason: text(raw.reason),
+  /** Absent while starting. */
+  streamId: text(raw.streamId),
+}));
 export type Render = z.output<typeof renderSchema>;
 
 export const renderListSchema = listSchema(renderSchema);

@@ -86,56 +86,61 @@ export function removeStreamBody(streamId: unknown): StreamChange {
 
 // ---------------------------------------------------------------------------------------------
 // Response normalisation
+//
+// zod checks each wire shape with plain field schemas (its fast path); one transform per object
+// then applies the quirks below. A 1000-item list thus costs one small function call per item.
+
+/** Ids that arrive as integer or string (`projectId`, `partnerId`). */
+export const wireId = z.union([z.string(), z.number()]);
+
+/** Timestamps: numbers, or numeric strings in some SDK mocks. */
+export const wireTime = z.union([z.number(), z.string().regex(/^\d+$/)]);
+
+/** Values below this are taken as seconds: as milliseconds they would fall before March 1973. */
+const SECONDS_THRESHOLD = 1e11;
+
+/** Milliseconds since epoch, also from seconds (stop-broadcast bodies) or numeric strings. */
+export function epochMs(value: number | string): number {
+  const number = Number(value);
+  return Math.abs(number) < SECONDS_THRESHOLD ? number * 1000 : number;
+}
+
+export function optionalEpochMs(value: number | string | undefined): number | undefined {
+  return value === undefined ? undefined : epochMs(value);
+}
+
+/** `projectId` as a string, taken from `partnerId` in older bodies. */
+export function projectIdOf(raw: { projectId?: string | number | null; partnerId?: string | number | null }): string | undefined {
+  const id = raw.projectId ?? raw.partnerId;
+  return id === undefined || id === null ? undefined : String(id);
+}
+
+/** Optional strings that bodies sometimes send as null. */
+export function text(value: string | null | undefined): string | undefined {
+  return value ?? undefined;
+}
 
 /**
  * A status field: the documented values are typed, and an undocumented one (e.g. RTMP
  * `started` in real list bodies) is kept as a string rather than failing the whole response.
  */
-export function openEnum<const T extends string>(_values: readonly T[]) {
-  return z.string().transform((value) => value as T | (string & {}));
-}
+export type Known<T extends string> = T | (string & {});
 
-/** Values below this are taken as seconds: as milliseconds they would fall before March 1973. */
-const SECONDS_THRESHOLD = 1e11;
-
-export function normaliseEpochMs(value: number): number {
-  return Math.abs(value) < SECONDS_THRESHOLD ? value * 1000 : value;
-}
-
-/** Timestamps: ms since epoch, also when a body gives seconds or a numeric string. */
-export const epochMs = z
-  .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
-  .transform(normaliseEpochMs);
-
-/** `projectId` comes as integer or string; older bodies only carry `partnerId`. */
-export const projectIdValue = z.union([z.string(), z.number()]).transform(String);
-
-function adoptPartnerId(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
-  const record = input as Record<string, unknown>;
-  if (record.projectId === undefined && record.partnerId !== undefined && record.partnerId !== null) {
-    return { ...record, projectId: record.partnerId };
-  }
-  return input;
-}
-
-/** A loose object carrying `projectId` (string), filled from `partnerId` when needed. */
-export function projectScoped<const Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.preprocess(adoptPartnerId, z.looseObject({ ...shape, projectId: projectIdValue.optional() }));
-}
-
-/** `null` and absent both become undefined, for optional strings bodies sometimes send as null. */
-export const optionalText = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? undefined);
-
-export const streamSelectionSchema = z.looseObject({
+export const wireStreamSelection = z.looseObject({
   streamId: z.string(),
-  hasAudio: z.boolean().default(true),
-  hasVideo: z.boolean().default(true),
+  hasAudio: z.boolean().optional(),
+  hasVideo: z.boolean().optional(),
 });
-export type StreamSelection = z.output<typeof streamSelectionSchema>;
+
+export interface StreamSelection {
+  streamId: string;
+  hasAudio: boolean;
+  hasVideo: boolean;
+}
+
+export function streamSelectionsOf(raw: readonly z.output<typeof wireStreamSelection>[] | null | undefined): StreamSelection[] {
+  return (raw ?? []).map((s) => ({ ...s, hasAudio: s.hasAudio ?? true, hasVideo: s.hasVideo ?? true }));
+}
 
 export function listSchema<Item extends z.ZodType>(item: Item) {
   return z.looseObject({ count: z.number().int(), items: z.array(item) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, parseJson } from './http';
-import { RESOLUTIONS, type Resolution, projectIdValue } from './schemas';
+import { RESOLUTIONS, type Resolution, projectIdOf, wireId } from './schemas';
 import { fail, maxChars, optionalBoolean, optionalIpAddress, optionalOneOf, optionalString } from './validate';
 
 export const MEDIA_MODES = ['routed', 'relayed'] as const;
@@ -26,15 +26,15 @@ export interface CreateSessionOptions {
 export const sessionSchema = z
   .looseObject({
     session_id: z.string().min(1),
-    project_id: projectIdValue.optional(),
-    partner_id: projectIdValue.optional(),
+    project_id: wireId.optional(),
+    partner_id: wireId.optional(),
     create_dt: z.string().optional(),
     media_server_url: z.string().optional(),
   })
   .transform((session) => ({
     ...session,
     sessionId: session.session_id,
-    projectId: session.project_id ?? session.partner_id,
+    projectId: projectIdOf({ projectId: session.project_id, partnerId: session.partner_id }),
   }));
 /** Wire fields kept as sent, plus camel-case `sessionId` and `projectId`. */
 export type Session = z.output<typeof sessionSchema>;

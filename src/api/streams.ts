@@ -1,20 +1,27 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { type Page, listSchema, openEnum } from './schemas';
+import { type Known, type Page, listSchema } from './schemas';
 import { describe, fail, requireId, requireObject } from './validate';
 
 export const VIDEO_TYPES = ['camera', 'screen', 'custom'] as const;
 
-export const streamInfoSchema = z.looseObject({
-  id: z.string(),
-  videoType: openEnum(VIDEO_TYPES).optional(),
-  name: z
-    .string()
-    .nullish()
-    .transform((name) => name ?? ''),
-  layoutClassList: z.array(z.string()).default([]),
-});
+export type VideoType = (typeof VIDEO_TYPES)[number];
+
+export const streamInfoSchema = z
+  .looseObject({
+    id: z.string(),
+    videoType: z.string().optional(),
+    name: z.string().nullish(),
+    layoutClassList: z.array(z.string()).nullish(),
+  })
+  .transform((raw) => ({
+    ...raw,
+    videoType: raw.videoType as Known<VideoType> | undefined,
+    /** Empty when none was set. */
+    name: raw.name ?? '',
+    layoutClassList: raw.layoutClassList ?? [],
+  }));
 export type StreamInfo = z.output<typeof streamInfoSchema>;
 
 export const streamListSchema = listSchema(streamInfoSchema);
