@@ -26,7 +26,7 @@ import {
 } from './schemas';
 import {
   compact,
-  describe,
+  describeValue,
   fail,
   optionalBoolean,
   optionalIntInRange,
@@ -207,9 +207,9 @@ function rtmpServerUrl(field: string, value: unknown): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'rtmp:' && url.protocol !== 'rtmps:') || url.hostname === '') {
-    fail(field, `must be an rtmp:// or rtmps:// URL (got ${describe(text)})`, example);
+    fail(field, `must be an rtmp:// or rtmps:// URL (got ${describeValue(text)})`, example);
   }
-  if (url.port === '') fail(field, `must include the port (got ${describe(text)})`, example);
+  if (url.port === '') fail(field, `must include the port (got ${describeValue(text)})`, example);
   return text;
 }
 

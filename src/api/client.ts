@@ -14,7 +14,7 @@ import { Signals } from './signals';
 import { Sip } from './sip';
 import { Streams } from './streams';
 import { Tokens } from './tokens';
-import { fail, optionalIntInRange, requireString } from './validate';
+import { fail, optionalIntInRange, requireString, requireUrl } from './validate';
 
 export interface VideoClientOptions {
   /** e.g. "https://video.example.com" (a path prefix is kept). */
@@ -62,7 +62,7 @@ export class VideoClient {
   readonly #account: SigningCredentials | undefined;
 
   constructor(options: VideoClientOptions) {
-    const baseUrl = requireString('baseUrl', options.baseUrl, '"https://video.example.com"');
+    const baseUrl = requireUrl('baseUrl', options.baseUrl, ['http', 'https'], '"https://video.example.com"').href;
     this.#tokenReuseMs = optionalIntInRange('tokenReuseMs', options.tokenReuseMs, 0, 120_000);
     this.#project = this.#credentials('project', options.apiKey, options.apiSecret);
     if ((options.accountApiKey === undefined) !== (options.accountApiSecret === undefined)) {

@@ -122,10 +122,6 @@ export class HttpTransport {
     this.#basePath = base.pathname.replace(/\/+$/, '');
   }
 
-  get origin(): string {
-    return this.#origin;
-  }
-
   request<T>(req: ApiRequest<T> & { parse: ResponseParser<T> }, options?: CallOptions): Promise<T>;
   request(req: ApiRequest<never>, options?: CallOptions): Promise<void>;
   async request<T>(req: ApiRequest<T>, options: CallOptions = {}): Promise<T | void> {
@@ -319,6 +315,11 @@ export function parseJson<S extends z.ZodType>(schema: S, body: string): z.outpu
   } catch {
     throw malformed(body.trim() === '' ? 'malformed response: empty body where JSON was expected' : 'malformed response: body is not valid JSON');
   }
+  return parseData(schema, data);
+}
+
+/** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError. */
+export function parseData<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const result = schema.safeParse(data);
   if (!result.success) {
     const issues = result.error.issues

@@ -3,7 +3,7 @@
  * service bodies are normalised (project ids, timestamps in seconds, open status sets).
  */
 import { z } from 'zod';
-import { describe, fail, optionalBoolean, optionalString, requireId, requireObject } from './validate';
+import { describeValue, fail, optionalBoolean, optionalString, requireId, requireObject } from './validate';
 
 export const RESOLUTIONS = ['640x480', '1280x720', '1920x1080', '480x640', '720x1280', '1080x1920'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
@@ -33,7 +33,7 @@ export interface Layout {
 export function validateLayout(field: string, value: unknown): Layout {
   const layout = requireObject(field, value, '{ type: "bestFit", screenshareType: "pip" }');
   if (!(LAYOUT_TYPES as readonly unknown[]).includes(layout.type)) {
-    fail(`${field}.type`, `must be one of ${LAYOUT_TYPES.join(', ')} (got ${describe(layout.type)})`, '"bestFit"');
+    fail(`${field}.type`, `must be one of ${LAYOUT_TYPES.join(', ')} (got ${describeValue(layout.type)})`, '"bestFit"');
   }
   const type = layout.type as LayoutType;
   const stylesheet = optionalString(`${field}.stylesheet`, layout.stylesheet, '"stream.focus { width: 100%; }"');
@@ -43,7 +43,7 @@ export function validateLayout(field: string, value: unknown): Layout {
   const screenshareType = layout.screenshareType;
   if (screenshareType !== undefined) {
     if (!(SCREENSHARE_LAYOUT_TYPES as readonly unknown[]).includes(screenshareType)) {
-      fail(`${field}.screenshareType`, `must be one of ${SCREENSHARE_LAYOUT_TYPES.join(', ')} (got ${describe(screenshareType)})`, '"verticalPresentation"');
+      fail(`${field}.screenshareType`, `must be one of ${SCREENSHARE_LAYOUT_TYPES.join(', ')} (got ${describeValue(screenshareType)})`, '"verticalPresentation"');
     }
     if (type !== 'bestFit' || stylesheet !== undefined) {
       fail(`${field}.screenshareType`, `needs type "bestFit" and no stylesheet (type is "${type}"${stylesheet !== undefined ? ', stylesheet is set' : ''})`, '{ type: "bestFit", screenshareType: "verticalPresentation" }');

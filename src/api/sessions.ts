@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
-import { type CallOptions, parseJson } from './http';
+import { type CallOptions, parseData, parseJson } from './http';
 import { RESOLUTIONS, type Resolution, projectIdOf, wireId } from './schemas';
 import { fail, maxChars, optionalBoolean, optionalIpAddress, optionalOneOf, optionalString } from './validate';
 
@@ -48,7 +48,7 @@ export function parseSessionCreateBody(body: string): Session {
     const session = text.match(/<Session>([\s\S]*?)<\/Session>/)?.[1] ?? text;
     const fields: Record<string, string> = {};
     for (const [, name, value] of session.matchAll(/<(\w+)>([^<]*)<\/\1>/g)) fields[name!] = value!;
-    return parseJson(sessionSchema, JSON.stringify(fields));
+    return parseData(sessionSchema, fields);
   }
   const parsed = parseJson(sessionCreateResponseSchema, text);
   return Array.isArray(parsed) ? parsed[0]! : parsed;

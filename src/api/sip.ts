@@ -4,7 +4,7 @@ import { type CallOptions, json, projectPath } from './http';
 import { callerToken } from './participant';
 import {
   compact,
-  describe,
+  describeValue,
   fail,
   optionalBoolean,
   optionalIdArray,
@@ -55,11 +55,11 @@ export function sipBody(value: unknown): { body: Record<string, unknown>; secret
   const sip = requireObject('sip', value, '{ uri: "sip:+15551234567@sip.example.com;transport=tls" }');
   const uri = requireString('sip.uri', sip.uri, '"sip:+15551234567@sip.example.com;transport=tls"');
   if (!SIP_URI.test(uri)) {
-    fail('sip.uri', `must start with "sip:" or "sips:" and contain no spaces (got ${describe(uri)})`, '"sip:+15551234567@sip.example.com;transport=tls"');
+    fail('sip.uri', `must start with "sip:" or "sips:" and contain no spaces (got ${describeValue(uri)})`, '"sip:+15551234567@sip.example.com;transport=tls"');
   }
   const from = optionalString('sip.from', sip.from, '"+15557654321@example.com"');
   if (from !== undefined && !SIP_FROM.test(from)) {
-    fail('sip.from', `must look like name@domain, the name using letters, digits and _ + ! % \` ' ~ - (got ${describe(from)})`, '"+15557654321@example.com" or "support_line@example.com"');
+    fail('sip.from', `must look like name@domain, the name using letters, digits and _ + ! % \` ' ~ - (got ${describeValue(from)})`, '"+15557654321@example.com" or "support_line@example.com"');
   }
   let auth: { username: string; password: string } | undefined;
   if (sip.auth !== undefined) {
@@ -84,7 +84,7 @@ export function sipBody(value: unknown): { body: Record<string, unknown>; secret
 
 export function dtmfDigits(digits: unknown): string {
   if (typeof digits !== 'string' || !DTMF_DIGITS.test(digits)) {
-    fail('digits', `must use only 0-9, *, # and p (a 500 ms pause) (got ${describe(digits)})`, '"1234#" or "1p2p3"');
+    fail('digits', `must use only 0-9, *, # and p (a 500 ms pause) (got ${describeValue(digits)})`, '"1234#" or "1p2p3"');
   }
   return digits;
 }

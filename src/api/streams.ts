@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
 import { type Known, type Page, listSchema } from './schemas';
-import { describe, fail, requireId, requireObject } from './validate';
+import { describeValue, fail, requireId, requireObject } from './validate';
 
 export const VIDEO_TYPES = ['camera', 'screen', 'custom'] as const;
 
@@ -35,7 +35,7 @@ const STREAM_ID_EXAMPLE = '"8b732909-0a06-46a2-8ea8-074e64d43422"';
 
 export function layoutClassesBody(items: unknown): { items: StreamLayoutClasses[] } {
   if (!Array.isArray(items) || items.length === 0) {
-    fail('items', `must be a non-empty array (got ${describe(items)})`, `[{ id: ${STREAM_ID_EXAMPLE}, layoutClassList: ["focus"] }]`);
+    fail('items', `must be a non-empty array (got ${describeValue(items)})`, `[{ id: ${STREAM_ID_EXAMPLE}, layoutClassList: ["focus"] }]`);
   }
   return {
     items: items.map((item, index) => {
@@ -43,7 +43,7 @@ export function layoutClassesBody(items: unknown): { items: StreamLayoutClasses[
       const id = requireId(`items[${index}].id`, entry.id, STREAM_ID_EXAMPLE);
       const classes = entry.layoutClassList;
       if (!Array.isArray(classes) || classes.some((c) => typeof c !== 'string' || c === '')) {
-        fail(`items[${index}].layoutClassList`, `must be an array of non-empty class names (got ${describe(classes)})`, '["focus", "full"] or [] to clear');
+        fail(`items[${index}].layoutClassList`, `must be an array of non-empty class names (got ${describeValue(classes)})`, '["focus", "full"] or [] to clear');
       }
       return { id, layoutClassList: classes as string[] };
     }),

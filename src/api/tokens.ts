@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HmacSigner } from './auth';
-import { describe, fail, optionalIntInRange, optionalString, optionalStringArray, oneOf, requireId } from './validate';
+import { describeValue, fail, optionalIntInRange, optionalString, optionalStringArray, oneOf, requireId } from './validate';
 
 export const CLIENT_ROLES = ['subscriber', 'publisher', 'moderator', 'publisheronly'] as const;
 export type ClientRole = (typeof CLIENT_ROLES)[number];
@@ -42,7 +42,7 @@ export function clientTokenClaims(apiKey: string, options: ClientTokenOptions, n
   const classes = optionalStringArray('initialLayoutClassList', options.initialLayoutClassList, '["focus", "full"]');
   classes?.forEach((layoutClass, index) => {
     if (layoutClass === '' || /\s/.test(layoutClass)) {
-      fail(`initialLayoutClassList[${index}]`, `must be a non-empty class name without spaces (got ${describe(layoutClass)})`, '"focus"');
+      fail(`initialLayoutClassList[${index}]`, `must be a non-empty class name without spaces (got ${describeValue(layoutClass)})`, '"focus"');
     }
   });
   const ttl = optionalIntInRange('expiresInSeconds', options.expiresInSeconds, 1, MAX_CLIENT_TOKEN_TTL_S, 3600) ?? DEFAULT_CLIENT_TOKEN_TTL_S;

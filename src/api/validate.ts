@@ -9,7 +9,8 @@ export function fail(field: string, problem: string, example: string): never {
   throw new VideoValidationError(field, `${problem}. Example: ${example}`);
 }
 
-export function describe(value: unknown): string {
+/** A short, safe rendering of a rejected value for messages. */
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value === null) return 'null';
@@ -24,31 +25,31 @@ export function utf8Bytes(text: string): number {
 /** Identifiers become path segments: non-empty strings without `/`. */
 export function requireId(field: string, value: unknown, example = '"2_MX4xMjM0NTZ-fg"'): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    fail(field, `is required and must be a non-empty string (got ${describe(value)})`, example);
+    fail(field, `is required and must be a non-empty string (got ${describeValue(value)})`, example);
   }
-  if (value.includes('/')) fail(field, `must not contain "/" (got ${describe(value)})`, example);
+  if (value.includes('/')) fail(field, `must not contain "/" (got ${describeValue(value)})`, example);
   return value;
 }
 
 export function requireString(field: string, value: unknown, example: string): string {
-  if (typeof value !== 'string' || value === '') fail(field, `is required and must be a non-empty string (got ${describe(value)})`, example);
+  if (typeof value !== 'string' || value === '') fail(field, `is required and must be a non-empty string (got ${describeValue(value)})`, example);
   return value;
 }
 
 export function optionalString(field: string, value: unknown, example: string): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') fail(field, `must be a string (got ${describe(value)})`, example);
+  if (typeof value !== 'string') fail(field, `must be a string (got ${describeValue(value)})`, example);
   return value;
 }
 
 export function optionalBoolean(field: string, value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') fail(field, `must be true or false (got ${describe(value)})`, 'true');
+  if (typeof value !== 'boolean') fail(field, `must be true or false (got ${describeValue(value)})`, 'true');
   return value;
 }
 
 export function requireBoolean(field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') fail(field, `is required and must be true or false (got ${describe(value)})`, 'true');
+  if (typeof value !== 'boolean') fail(field, `is required and must be true or false (got ${describeValue(value)})`, 'true');
   return value;
 }
 
@@ -73,7 +74,7 @@ export function optionalIntInRange(field: string, value: unknown, min: number, m
   if (value === undefined) return undefined;
   const range = `${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    fail(field, `must be a whole number from ${range} (got ${describe(value)})`, String(example));
+    fail(field, `must be a whole number from ${range} (got ${describeValue(value)})`, String(example));
   }
   if (value < min || value > max) {
     fail(field, `must be from ${range} (got ${value.toLocaleString('en-US')})`, String(example));
@@ -83,7 +84,7 @@ export function optionalIntInRange(field: string, value: unknown, min: number, m
 
 export function oneOf<T extends string | number>(field: string, value: unknown, allowed: readonly T[]): T {
   if (!allowed.includes(value as T)) {
-    fail(field, `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')} (got ${describe(value)})`, JSON.stringify(allowed[0]));
+    fail(field, `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(value)})`, JSON.stringify(allowed[0]));
   }
   return value as T;
 }
@@ -95,14 +96,14 @@ export function optionalOneOf<T extends string | number>(field: string, value: u
 export function optionalStringArray(field: string, value: unknown, example: string): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    fail(field, `must be an array of strings (got ${describe(value)})`, example);
+    fail(field, `must be an array of strings (got ${describeValue(value)})`, example);
   }
   return value as string[];
 }
 
 export function optionalIdArray(field: string, value: unknown, example: string): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value)) fail(field, `must be an array of IDs (got ${describe(value)})`, example);
+  if (!Array.isArray(value)) fail(field, `must be an array of IDs (got ${describeValue(value)})`, example);
   return value.map((item, index) => requireId(`${field}[${index}]`, item, example));
 }
 
@@ -114,14 +115,14 @@ export function optionalStringRecord(field: string, value: unknown, example: str
     Array.isArray(value) ||
     Object.values(value).some((v) => typeof v !== 'string')
   ) {
-    fail(field, `must be an object of string values (got ${describe(value)})`, example);
+    fail(field, `must be an object of string values (got ${describeValue(value)})`, example);
   }
   return value as Record<string, string>;
 }
 
 export function requireObject(field: string, value: unknown, example: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(field, `is required and must be an object (got ${describe(value)})`, example);
+    fail(field, `is required and must be an object (got ${describeValue(value)})`, example);
   }
   return value as Record<string, unknown>;
 }
@@ -133,25 +134,25 @@ export function requireUrl(field: string, value: unknown, schemes: readonly stri
   try {
     url = new URL(text);
   } catch {
-    fail(field, `must be a valid URL (got ${describe(text)})`, example);
+    fail(field, `must be a valid URL (got ${describeValue(text)})`, example);
   }
   if (!schemes.includes(url.protocol.slice(0, -1))) {
-    fail(field, `must start with ${schemes.map((s) => `${s}://`).join(' or ')} (got ${describe(text)})`, example);
+    fail(field, `must start with ${schemes.map((s) => `${s}://`).join(' or ')} (got ${describeValue(text)})`, example);
   }
-  if (url.hostname === '') fail(field, `must include a host (got ${describe(text)})`, example);
+  if (url.hostname === '') fail(field, `must include a host (got ${describeValue(text)})`, example);
   return url;
 }
 
 export function optionalIpAddress(field: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || isIP(value) === 0) fail(field, `must be an IPv4 or IPv6 address (got ${describe(value)})`, '"203.0.113.7"');
+  if (typeof value !== 'string' || isIP(value) === 0) fail(field, `must be an IPv4 or IPv6 address (got ${describeValue(value)})`, '"203.0.113.7"');
   return value;
 }
 
 /** Paging: `offset` ≥ 0 and `count` 1..1000. */
 export function pagingQuery(offset: unknown, count: unknown): { offset?: number; count?: number } {
   if (offset !== undefined && (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)) {
-    fail('offset', `must be a whole number, 0 or more (got ${describe(offset)})`, '0');
+    fail('offset', `must be a whole number, 0 or more (got ${describeValue(offset)})`, '0');
   }
   return { offset, count: optionalIntInRange('count', count, 1, 1000, 100) };
 }

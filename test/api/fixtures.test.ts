@@ -79,7 +79,7 @@ describe('quirks are normalised', () => {
     expect(archive.outputMode).toBe('composed');
     expect(archive.streamMode).toBe('auto');
     expect(archive.streams).toEqual([]);
-    expect(archive.notarealproperty).toBe('not a real value');
+    expect((archive as Record<string, unknown>).notarealproperty).toBe('not a real value');
   });
 
   test('numeric projectId becomes a string; url null kept as null; name null → undefined', () => {
