@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   });
   const project = emu.control.createProject({
     name: 'Demo project',
+    // The demo shows everything: sessionData needs the Advanced Insights add-on.
+    advancedInsights: true,
     ...(args.apiKey === undefined ? {} : { apiKey: args.apiKey }),
     ...(args.apiSecret === undefined ? {} : { apiSecret: args.apiSecret }),
   });

@@ -2,7 +2,8 @@ import type { Backends } from './backends';
 import type { ExternalArchiveStatus } from './backends/archives';
 import type { OutputStatusChange } from './backends/broadcasts';
 import type { BackendContext } from './backends/context';
-import type { ConnectOptions, CreateSessionOptions, PublishOptions } from './backends/sessions';
+import type { CreateProjectOptions } from './backends/projects';
+import type { CreateSessionOptions, PublishOptions } from './backends/sessions';
 import { notFound } from './errors';
 import type { Fault } from './http/faults';
 import type { RequestLogEntry, Runtime } from './http/server';
@@ -24,10 +25,17 @@ import {
   type SessionSnapshot,
   type SipCallSnapshot,
 } from './snapshots';
-import type { DtmfRecord, SignalRecord } from './state/model';
+import type { GroundTruthDay } from './insights/backend';
+import type { ClientInfo, DtmfRecord, SignalRecord } from './state/model';
 import { mergeTimings, type TransitionTimings } from './timings';
 
-export type { ExternalArchiveStatus, OutputStatusChange, Fault, RequestLogEntry };
+export type { ExternalArchiveStatus, OutputStatusChange, Fault, RequestLogEntry, GroundTruthDay, ClientInfo, CreateProjectOptions };
+
+export interface ConnectControlOptions {
+  data?: string;
+  /** SDK, browser and location Insights reports for this connection (defaults: JS in Chrome, US). */
+  client?: Partial<ClientInfo>;
+}
 
 /** In-process control of a running emulator (the same operations as `/_emulator/...`). */
 export interface EmulatorControl {
@@ -37,9 +45,10 @@ export interface EmulatorControl {
   /** Moves emulator time forward, running every automatic transition that falls due, in time order. */
   advanceTime(ms: number): void;
   readonly account: { key: string; secret: string };
-  createProject(opts?: { apiKey?: string; apiSecret?: string; name?: string }): { apiKey: string; apiSecret: string };
+  /** `advancedInsights` defaults to false, `syntheticHistory` to true. */
+  createProject(opts?: CreateProjectOptions): { apiKey: string; apiSecret: string };
   createSession(apiKey: string, opts?: CreateSessionOptions): string;
-  connect(apiKey: string, sessionId: string, opts?: { data?: string }): string;
+  connect(apiKey: string, sessionId: string, opts?: ConnectControlOptions): string;
   disconnect(apiKey: string, sessionId: string, connectionId: string): void;
   publish(apiKey: string, sessionId: string, connectionId: string, opts?: PublishOptions): string;
   unpublish(apiKey: string, sessionId: string, streamId: string): void;
@@ -65,6 +74,15 @@ export interface EmulatorControl {
   setLatency(ms: number): void;
   setTransitions(partial: Partial<TransitionTimings>): void;
   transitions(): TransitionTimings;
+  /** The Advanced Insights add-on (`sessionData`) of a project. */
+  setAdvancedInsights(apiKey: string, enabled: boolean): void;
+  /** Synthetic history of the 90 days before the project's creation; off: only the emulator's own sessions. */
+  setSyntheticHistory(apiKey: string, enabled: boolean): void;
+  /** Enforce 100 requests / 30 s per key (429) and 500,000 nodes per query (off by default; reset clears). */
+  setInsightsLimits(opts: { enforce: boolean }): void;
+  insightsLimits(): { enforce: boolean };
+  /** Per Pacific day, the totals `projectData(interval: DAILY)` answers now (same retention and latency). */
+  insightsGroundTruth(apiKey: string, range: { start: number | string; end?: number | string }): GroundTruthDay[];
 }
 
 export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime, initialTimings: TransitionTimings): EmulatorControl {
@@ -93,6 +111,7 @@ export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime
       runtime.faults.clear();
       runtime.latencyMs = 0;
       runtime.log.length = 0;
+      b.insights.reset();
     },
     now: () => ctx.clock.now(),
     advanceTime: (ms) => ctx.scheduler.advance(ms),
@@ -101,9 +120,9 @@ export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime
       return { apiKey: created.apiKey, apiSecret: created.secret };
     }),
     createSession: fresh((apiKey, opts = {}) => b.sessions.create(apiKey, opts).id),
-    connect: fresh((apiKey, sessionId, opts: ConnectOptions = {}) => {
-      const data = opts.data;
-      return b.sessions.connect(apiKey, sessionId, data === undefined ? {} : { data }).id;
+    connect: fresh((apiKey, sessionId, opts: ConnectControlOptions = {}) => {
+      const { data, client } = opts;
+      return b.sessions.connect(apiKey, sessionId, { ...(data === undefined ? {} : { data }), ...(client ? { client } : {}) }).id;
     }),
     disconnect: fresh((apiKey, sessionId, connectionId) => {
       b.sessions.disconnect(apiKey, sessionId, connectionId);
@@ -150,5 +169,10 @@ export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime
       ctx.timings = mergeTimings(ctx.timings, partial);
     },
     transitions: () => ({ ...ctx.timings }),
+    setAdvancedInsights: fresh((apiKey, enabled) => b.projects.setAdvancedInsights(apiKey, enabled)),
+    setSyntheticHistory: fresh((apiKey, enabled) => b.projects.setSyntheticHistory(apiKey, enabled)),
+    setInsightsLimits: (opts) => b.insights.setLimits(opts),
+    insightsLimits: () => b.insights.limits(),
+    insightsGroundTruth: fresh((apiKey, range) => b.insights.groundTruth(apiKey, range)),
   };
 }

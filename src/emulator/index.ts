@@ -13,7 +13,17 @@ import { randomSecret } from './ids';
 import { EmulatorState } from './state/store';
 import { DEFAULT_TIMINGS, mergeTimings, type TransitionTimings } from './timings';
 
-export type { EmulatorControl, ExternalArchiveStatus, Fault, OutputStatusChange, RequestLogEntry } from './control';
+export type {
+  ClientInfo,
+  ConnectControlOptions,
+  CreateProjectOptions,
+  EmulatorControl,
+  ExternalArchiveStatus,
+  Fault,
+  GroundTruthDay,
+  OutputStatusChange,
+  RequestLogEntry,
+} from './control';
 export type * from './snapshots';
 export type { CreateSessionOptions, PublishOptions } from './backends/sessions';
 export { DEFAULT_TIMINGS, type TransitionTimings } from './timings';

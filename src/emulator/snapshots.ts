@@ -68,6 +68,7 @@ export interface ProjectSnapshot {
   createdAt: number;
   updatedAt: number;
   uploadTarget: Record<string, unknown> | null;
+  insights: { advancedInsights: boolean; syntheticHistory: boolean };
 }
 
 export type { DtmfRecord };
@@ -134,5 +135,6 @@ export function projectSnapshot(project: Project): ProjectSnapshot {
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
     uploadTarget: project.uploadTarget ? structuredClone(project.uploadTarget) : null,
+    insights: { advancedInsights: project.insights.advancedInsights, syntheticHistory: project.insights.syntheticHistory },
   };
 }

@@ -38,6 +38,15 @@ describe('emulator CLI', () => {
       });
       const body = (await res.json()) as { items: Array<{ videoType: string }> };
       expect(body.items.map((s) => s.videoType).sort()).toEqual(['camera', 'camera', 'screen']);
+      // The demo project has the Advanced Insights add-on and synthetic history.
+      const insights = await fetch(`${info.insightsUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-SERVICE-AUTH': await projectToken('12345', 'demo-secret') },
+        body: JSON.stringify({ query: '{ project(projectId: 12345) { projectData(start: 0) { totalCount } sessionData { sessionSummaries(start: 0) { totalCount } } } }' }),
+      });
+      const answer = (await insights.json()) as { data: { project: { projectData: { totalCount: number }; sessionData: { sessionSummaries: { totalCount: number } } } } };
+      expect(answer.data.project.projectData.totalCount).toBe(1);
+      expect(answer.data.project.sessionData.sessionSummaries.totalCount).toBeGreaterThan(0);
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

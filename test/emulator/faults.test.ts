@@ -68,7 +68,8 @@ describe('emulator faults, latency, control plane and unknown routes', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.json).toEqual({ code: 404, message: expect.any(String) });
     expect((await h.call('PATCH', `/session/${sessionId}/stream`)).status).toBe(404);
-    const insights = await h.call('POST', '//insights/graphql', { body: { query: '{ project }' } });
+    // Insights answers only POST /insights/graphql (see insights.http.test.ts); other paths are unknown.
+    const insights = await h.call('POST', '//insights/other', { body: { query: '{ project }' } });
     expect(insights.status).toBe(404);
     expect(insights.json).toEqual({ code: 404, message: expect.any(String) });
     const invalid = await h.call('POST', '/archive', { body: '{"sessionId": ' });

@@ -7,6 +7,8 @@ import { ProjectsBackend } from './projects';
 import { RendersBackend } from './renders';
 import { SessionsBackend } from './sessions';
 import { SipBackend } from './sip';
+import { InsightsBackend } from '../insights/backend';
+import { recordSessionActivity } from '../insights/recorder';
 
 export interface Backends {
   projects: ProjectsBackend;
@@ -17,11 +19,13 @@ export interface Backends {
   captions: CaptionsBackend;
   renders: RendersBackend;
   audio: AudioConnectorBackend;
+  insights: InsightsBackend;
 }
 
 export function createBackends(ctx: BackendContext): Backends {
   const projects = new ProjectsBackend(ctx);
   const sessions = new SessionsBackend(ctx, projects);
+  recordSessionActivity(ctx.state, ctx.events, ctx.clock);
   return {
     projects,
     sessions,
@@ -31,5 +35,6 @@ export function createBackends(ctx: BackendContext): Backends {
     captions: new CaptionsBackend(ctx, sessions),
     renders: new RendersBackend(ctx, sessions),
     audio: new AudioConnectorBackend(ctx, sessions),
+    insights: new InsightsBackend(ctx, projects),
   };
 }

@@ -1,13 +1,17 @@
 import { badRequest, conflict, notFound } from '../errors';
 import { randomSecret } from '../ids';
 import type { Project, ProjectStatus } from '../state/model';
-import { emptyProject } from '../state/store';
+import { emptyProject, type InsightsOptions } from '../state/store';
 import type { BackendContext } from './context';
 
 export interface CreateProjectOptions {
   apiKey?: string;
   apiSecret?: string;
   name?: string;
+  /** Advanced Insights add-on (default false). */
+  advancedInsights?: boolean;
+  /** Synthetic Insights history for the 90 days before creation (default true). */
+  syntheticHistory?: boolean;
 }
 
 /** Project administration (account credentials) and project lookup for every other backend. */
@@ -24,7 +28,7 @@ export class ProjectsBackend {
       secret: opts.apiSecret ?? randomSecret(),
       name: opts.name ?? '',
       createdAt: clock.now(),
-    });
+    }, insightsOptions(opts));
     state.projects.set(apiKey, project);
     return project;
   }
@@ -53,10 +57,27 @@ export class ProjectsBackend {
     this.ctx.scheduler.cancelPrefix(`${apiKey}/`);
   }
 
+  /** Turns the Advanced Insights add-on on or off. */
+  setAdvancedInsights(apiKey: string, enabled: boolean): void {
+    this.get(apiKey).insights.advancedInsights = enabled;
+  }
+
+  /** Turns the synthetic Insights history on or off (off: only this emulator's own sessions count). */
+  setSyntheticHistory(apiKey: string, enabled: boolean): void {
+    this.get(apiKey).insights.syntheticHistory = enabled;
+  }
+
   refreshSecret(apiKey: string): Project {
     const project = this.get(apiKey);
     project.secret = randomSecret();
     project.updatedAt = this.ctx.clock.now();
     return project;
   }
+}
+
+function insightsOptions(opts: CreateProjectOptions): InsightsOptions {
+  const result: InsightsOptions = {};
+  if (opts.advancedInsights !== undefined) result.advancedInsights = opts.advancedInsights;
+  if (opts.syntheticHistory !== undefined) result.syntheticHistory = opts.syntheticHistory;
+  return result;
 }

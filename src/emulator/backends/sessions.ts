@@ -2,6 +2,7 @@ import { badRequest, notFound, payloadTooLarge, requestTimeout } from '../errors
 import { isSessionId, isUuid, newId, newSessionId } from '../ids';
 import type {
   ArchiveMode,
+  ClientInfo,
   Connection,
   ConnectionKind,
   MediaMode,
@@ -28,6 +29,8 @@ export interface CreateSessionOptions {
 export interface ConnectOptions {
   data?: string;
   kind?: ConnectionKind;
+  /** Client details for Insights (SDK, browser, location); defaults depend on `kind`. */
+  client?: Partial<ClientInfo>;
 }
 
 export interface PublishOptions {
@@ -120,6 +123,7 @@ export class SessionsBackend {
       signals: [],
       dtmf: [],
     };
+    if (opts.client) connection.client = { ...opts.client };
     session.connections.set(connection.id, connection);
     this.ctx.events.emit({ kind: 'connected', session, connection });
     return connection;

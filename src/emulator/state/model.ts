@@ -40,6 +40,8 @@ export interface Project {
   captions: Map<string, Captions>;
   sipCalls: Map<string, SipCall>;
   audioConnections: Map<string, AudioConnection>;
+  /** What the Insights interface reports about this project. */
+  insights: ProjectInsights;
 }
 
 export interface SignalRecord {
@@ -59,6 +61,8 @@ export interface Connection {
   id: string;
   sessionId: string;
   kind: ConnectionKind;
+  /** Client details Insights groups by (SDK, browser, location); defaults depend on `kind`. */
+  client?: Partial<ClientInfo>;
   data: string;
   createdAt: number;
   connected: boolean;
@@ -248,4 +252,69 @@ export interface AudioConnection {
   audioRate: 8000 | 16000;
   createdAt: number;
   updatedAt: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Insights: what the service records about clients, connections and streams.
+
+export const SDK_TYPES = ['JS', 'ANDROID', 'IOS', 'WINDOWS', 'MACOS', 'LINUX', 'REACT_NATIVE', 'SIP', 'OTHER'] as const;
+export type SdkType = (typeof SDK_TYPES)[number];
+export const BROWSERS = ['CHROME', 'FIREFOX', 'SAFARI', 'EDGE', 'IE', 'OPERA', 'OTHER'] as const;
+export type Browser = (typeof BROWSERS)[number];
+
+/** The client of a connection as Insights sees it; browser fields are null outside browsers. */
+export interface ClientInfo {
+  sdkType: SdkType;
+  /** `major.minor.patch`. */
+  sdkVersion: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string | null;
+  /** ISO 3166-2 subdivision, e.g. `US-CA`. */
+  region: string | null;
+  browser: Browser | null;
+  browserVersion: string | null;
+}
+
+/** Failed attempts before a connection (or its publishes / subscribes) succeeded. */
+export interface AttemptFailures {
+  connect: number;
+  publish: number;
+  subscribe: number;
+}
+
+/** A connection's lifetime; `destroyedAt` is absent while connected. */
+export interface RecordedConnection {
+  connectionId: string;
+  kind: ConnectionKind;
+  client: ClientInfo;
+  createdAt: number;
+  destroyedAt?: number;
+  failures: AttemptFailures;
+}
+
+/** A published stream's lifetime; `destroyedAt` is absent while published. */
+export interface RecordedStream {
+  streamId: string;
+  connectionId: string;
+  videoType: VideoType;
+  hasAudio: boolean;
+  hasVideo: boolean;
+  createdAt: number;
+  destroyedAt?: number;
+}
+
+/** Everything Insights derives for one session comes from these lifetimes. */
+export interface RecordedSession {
+  sessionId: string;
+  connections: RecordedConnection[];
+  streams: RecordedStream[];
+}
+
+export interface ProjectInsights {
+  /** The Advanced Insights add-on (`sessionData`). */
+  advancedInsights: boolean;
+  /** Deterministic made-up history for the 90 days before the project was created. */
+  syntheticHistory: boolean;
+  /** Sessions of this emulator that ever had a connection, by session ID. */
+  sessions: Map<string, RecordedSession>;
 }

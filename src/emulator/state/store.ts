@@ -21,7 +21,16 @@ export class EmulatorState {
   }
 }
 
-export function emptyProject(fields: Pick<Project, 'apiKey' | 'secret' | 'name' | 'createdAt'>): Project {
+export interface InsightsOptions {
+  advancedInsights?: boolean;
+  syntheticHistory?: boolean;
+}
+
+/**
+ * A new project. Advanced Insights is off unless asked for (it is a paid add-on of the real
+ * service); synthetic history is on unless turned off.
+ */
+export function emptyProject(fields: Pick<Project, 'apiKey' | 'secret' | 'name' | 'createdAt'>, insights: InsightsOptions = {}): Project {
   return {
     ...fields,
     status: 'ACTIVE',
@@ -34,5 +43,10 @@ export function emptyProject(fields: Pick<Project, 'apiKey' | 'secret' | 'name' 
     captions: new Map(),
     sipCalls: new Map(),
     audioConnections: new Map(),
+    insights: {
+      advancedInsights: insights.advancedInsights ?? false,
+      syntheticHistory: insights.syntheticHistory ?? true,
+      sessions: new Map(),
+    },
   };
 }

@@ -1,9 +1,9 @@
 import type { ExternalArchiveStatus } from '../../backends/archives';
 import type { OutputStatusChange } from '../../backends/broadcasts';
 import type { CreateSessionOptions, PublishOptions } from '../../backends/sessions';
-import type { EmulatorControl } from '../../control';
+import type { ConnectControlOptions, CreateProjectOptions, EmulatorControl } from '../../control';
 import { ApiError, badRequest } from '../../errors';
-import { HLS_STATUSES, RESOLUTIONS, RTMP_STATUSES, type RtmpStatus } from '../../state/model';
+import { BROWSERS, HLS_STATUSES, RESOLUTIONS, RTMP_STATUSES, SDK_TYPES, type ClientInfo, type RtmpStatus } from '../../state/model';
 import type { TransitionTimings } from '../../timings';
 import { Fields, isObject } from '../../validate';
 import type { Fault } from '../faults';
@@ -80,6 +80,35 @@ function outputStatus(fields: Fields): OutputStatusChange {
   return change;
 }
 
+function requiredBoolean(fields: Fields, name: string): boolean {
+  const value = fields.boolean(name);
+  if (value === undefined) throw badRequest(`'${name}' is required`);
+  return value;
+}
+
+/** `{sdkType?, sdkVersion?, country?, region?, browser?, browserVersion?}`; null clears a browser field. */
+function clientInfo(fields: Fields | undefined): Partial<ClientInfo> | undefined {
+  if (!fields) return undefined;
+  const client: Partial<ClientInfo> = {};
+  const sdkType = fields.oneOf('sdkType', SDK_TYPES);
+  if (sdkType) client.sdkType = sdkType;
+  const sdkVersion = fields.string('sdkVersion');
+  if (sdkVersion !== undefined) client.sdkVersion = sdkVersion;
+  for (const name of ['country', 'region', 'browserVersion'] as const) {
+    if (fields.raw(name) === null) client[name] = null;
+    else {
+      const value = fields.string(name);
+      if (value !== undefined) client[name] = value;
+    }
+  }
+  if (fields.raw('browser') === null) client.browser = null;
+  else {
+    const browser = fields.oneOf('browser', BROWSERS);
+    if (browser) client.browser = browser;
+  }
+  return client;
+}
+
 function fault(fields: Fields): Fault {
   const result: Fault = {
     path: fields.requiredString('path'),
@@ -138,17 +167,26 @@ export function controlRoutes(control: EmulatorControl): Route[] {
     route('GET', `${CONTROL_PREFIX}/account`, () => ok(control.account)),
     route('POST', `${CONTROL_PREFIX}/projects`, (req) => {
       const fields = body(req);
-      const opts: { apiKey?: string; apiSecret?: string; name?: string } = {};
+      const opts: CreateProjectOptions = {};
       for (const name of ['apiKey', 'apiSecret', 'name'] as const) {
         const value = fields.string(name);
+        if (value !== undefined) opts[name] = value;
+      }
+      for (const name of ['advancedInsights', 'syntheticHistory'] as const) {
+        const value = fields.boolean(name);
         if (value !== undefined) opts[name] = value;
       }
       return ok(control.createProject(opts));
     }),
     route('POST', `${PROJECT}/sessions`, (req) => ok({ sessionId: control.createSession(key(req), sessionOptions(body(req))) })),
     route('POST', `${SESSION}/connections`, (req) => {
-      const data = body(req).string('data');
-      return ok({ connectionId: control.connect(key(req), sid(req), data === undefined ? {} : { data }) });
+      const fields = body(req);
+      const data = fields.string('data');
+      const client = clientInfo(fields.object('client'));
+      const opts: ConnectControlOptions = {};
+      if (data !== undefined) opts.data = data;
+      if (client) opts.client = client;
+      return ok({ connectionId: control.connect(key(req), sid(req), opts) });
     }),
     route('DELETE', `${SESSION}/connections/:connectionId`, (req) => {
       control.disconnect(key(req), sid(req), param(req, 'connectionId'));
@@ -176,6 +214,25 @@ export function controlRoutes(control: EmulatorControl): Route[] {
     route('POST', `${PROJECT}/renders/:renderId/fail`, (req) => {
       control.failRender(key(req), param(req, 'renderId'), body(req).string('reason') ?? 'Could not load URL');
       return noContent();
+    }),
+    route('POST', `${PROJECT}/insights/advanced`, (req) => {
+      control.setAdvancedInsights(key(req), requiredBoolean(body(req), 'enabled'));
+      return noContent();
+    }),
+    route('POST', `${PROJECT}/insights/synthetic-history`, (req) => {
+      control.setSyntheticHistory(key(req), requiredBoolean(body(req), 'enabled'));
+      return noContent();
+    }),
+    route('GET', `${PROJECT}/insights/ground-truth`, (req) => {
+      const start = req.query.get('start');
+      if (start === null) throw badRequest("'start' is required");
+      const end = req.query.get('end');
+      return ok(control.insightsGroundTruth(key(req), end === null ? { start } : { start, end }));
+    }),
+    route('GET', `${CONTROL_PREFIX}/insights/limits`, () => ok(control.insightsLimits())),
+    route('POST', `${CONTROL_PREFIX}/insights/limits`, (req) => {
+      control.setInsightsLimits({ enforce: requiredBoolean(body(req), 'enforce') });
+      return ok(control.insightsLimits());
     }),
     route('GET', `${CONTROL_PREFIX}/state/requests`, () => ok(control.requestLog())),
     route('GET', STATE, (req) => ok(control.getProject(key(req)))),

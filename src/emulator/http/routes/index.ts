@@ -2,6 +2,7 @@ import type { Backends } from '../../backends';
 import { param, type Route } from '../router';
 import { archiveRoutes } from './archives';
 import { broadcastRoutes } from './broadcasts';
+import { insightsRoutes } from './insights';
 import { participantRoutes } from './participants';
 import { projectRoutes } from './projects';
 import { sessionRoutes } from './sessions';
@@ -40,5 +41,6 @@ export function publicRoutes(b: Backends): Route[] {
     ...participantRoutes(b),
     ...projectRoutes(b),
     ...downloadRoutes(b),
+    ...insightsRoutes(b),
   ];
 }
