@@ -9,7 +9,8 @@ import { Authorizer } from './rbac';
 import type { Policy } from './rbac/policy';
 import { AckGate } from './slack/ack-gate';
 import { UsergroupCache } from './slack/usergroups';
-import type { Store } from './store/types';
+import { type Tracker, storeTracker } from './poller/track';
+import type { VidopsStore } from './store/types';
 
 export interface ProjectSettings {
   name: string;
@@ -26,7 +27,7 @@ export interface VideoSettings {
 }
 
 /** The part of a project's VideoClient the Slack app uses. */
-export type ProjectClient = Pick<VideoClient, 'sessions' | 'signals' | 'moderation' | 'streams'>;
+export type ProjectClient = VideoClient;
 
 export type ClientFactory = (project: ProjectSettings, video: VideoSettings) => ProjectClient;
 
@@ -83,7 +84,9 @@ export class ProjectRegistry {
 }
 
 export interface Services {
-  store: Store;
+  store: VidopsStore;
+  /** Hands something started from Slack to the poller (see poller/track.ts). */
+  track: Tracker;
   logger: Logger;
   projects: ProjectRegistry;
   authorizer: Authorizer;
@@ -95,7 +98,7 @@ export interface Services {
 }
 
 export interface ServicesInput {
-  store: Store;
+  store: VidopsStore;
   logger: Logger;
   projects: readonly ProjectSettings[];
   defaultProject: string;
@@ -114,6 +117,7 @@ export function createServices(input: ServicesInput): Services {
   const usergroups = new UsergroupCache({ ttlMs: input.usergroupTtlMs, clock });
   return {
     store: input.store,
+    track: storeTracker(input.store, clock),
     logger: input.logger,
     projects: new ProjectRegistry(input.projects, input.defaultProject, input.video, input.clientFactory),
     authorizer: new Authorizer(input.policy, input.admins ?? [], usergroups, input.logger.child({ component: 'rbac' })),

@@ -1,0 +1,28 @@
+/**
+ * How a Slack command hands something it just started to the poller: one call after the card
+ * was posted. The watch reports in the card's thread and keeps the card up to date.
+ */
+import { MAX_WATCH_AGE_MS } from './schedule';
+import type { Snapshot, WatchKind } from './snapshot';
+import { type WatchStore, type WatchTarget, createWatch } from './watch';
+
+export interface TrackRequest {
+  kind: WatchKind;
+  /** Archive, broadcast, composer, captions, SIP call or Audio Connector id. */
+  resourceId: string;
+  sessionId: string;
+  target: WatchTarget;
+  /** Built from the start response with the snapshot builders, so the first poll reports only what changed since. */
+  initialState: Snapshot | undefined;
+}
+
+export type Tracker = (request: TrackRequest) => Promise<void>;
+
+export function storeTracker(store: Pick<WatchStore, 'addWatch' | 'expedite'>, clock: () => number): Tracker {
+  return async ({ kind, resourceId, sessionId, target, initialState }) => {
+    const now = clock();
+    const added = await store.addWatch(createWatch({ target, kind, resourceId, sessionId, initialState, now, maxAgeMs: MAX_WATCH_AGE_MS[kind] }));
+    // A resource tracked again (e.g. stopped from another card) is polled at once instead.
+    if (!added) await store.expedite({ kind, resourceId, teamId: target.teamId, channelId: target.channelId }, now);
+  };
+}
