@@ -243,10 +243,16 @@ async function main(argv: string[]): Promise<void> {
     const vidopsRounds: number[][] = [];
     let delivered = 0;
     let drainMs = 0;
+    let floorCpu = 0;
+    let vidopsCpu = 0;
     for (let round = 0; round < rounds; round++) {
+      const floorCpuBefore = await floor.peer.call<number>('cpu');
       floorRounds.push(await load(floor.url, requests, concurrency, text, responseUrl));
+      floorCpu += (await floor.peer.call<number>('cpu')) - floorCpuBefore;
       const since = await envPeer.call<number>('mark');
+      const vidopsCpuBefore = await vidops.peer.call<number>('cpu');
       vidopsRounds.push(await load(vidops.url, requests, concurrency, text, responseUrl));
+      vidopsCpu += (await vidops.peer.call<number>('cpu')) - vidopsCpuBefore;
       const lastAck = performance.now();
       delivered += await envPeer.call<number>('waitDelivered', { since, count: requests, timeoutMs: 180_000 });
       drainMs = Math.max(drainMs, performance.now() - lastAck);
@@ -260,6 +266,8 @@ async function main(argv: string[]): Promise<void> {
     );
     const floorP99 = floorRounds.map((r) => stats(r).p99);
     const vidopsP99 = vidopsRounds.map((r) => stats(r).p99);
+    const perAck = (us: number) => `${(us / (requests * rounds)).toFixed(0)} µs`;
+    console.log(`  app CPU while acking, per request: floor ${perAck(floorCpu)}, vidops ${perAck(vidopsCpu)} (vidops' follow-up work mostly waits for the burst to end)`);
     console.log(`  p99 per round: floor ${floorP99.map((v) => v.toFixed(1)).join(' / ')} ms; vidops ${vidopsP99.map((v) => v.toFixed(1)).join(' / ')} ms`);
     summary.push(`c=${concurrency}: p99 ${(a.p99 / f.p99).toFixed(2)}× the floor (median of rounds ${(median(vidopsP99) / median(floorP99)).toFixed(2)}×)`);
   }
@@ -282,7 +290,13 @@ const role = roleIndex === -1 ? 'main' : process.argv[roleIndex + 1];
 if (role === 'env') {
   void runEnvironment();
 } else if (role === 'vidops' || role === 'floor') {
-  serve({ start: (msg) => runApp(role, msg.env as Environment) });
+  serve({
+    start: (msg) => runApp(role, msg.env as Environment),
+    cpu: () => {
+      const usage = process.cpuUsage();
+      return usage.user + usage.system;
+    },
+  });
 } else {
   main(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error);

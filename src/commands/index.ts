@@ -93,6 +93,16 @@ export function commandListener(command: SlashCommand, services: Services) {
   };
 }
 
+/**
+ * One Bolt listener for every command, dispatching by name: Bolt runs each incoming request
+ * through every registered listener's matchers before the right one acks, so one listener
+ * instead of eight keeps that work off the ack path.
+ */
 export function register(app: App, services: Services): void {
-  for (const command of COMMANDS) app.command(command.command, commandListener(command, services));
+  const listeners = new Map(COMMANDS.map((command) => [command.command, commandListener(command, services)]));
+  const names = new RegExp(`^(?:${COMMANDS.map((c) => c.command.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')})$`);
+  app.command(names, async (args) => {
+    const listener = listeners.get(args.command.command);
+    if (listener) await listener(args);
+  });
 }

@@ -51,6 +51,7 @@ export async function performStateChange<T>(ix: Interaction, change: StateChange
   }
   await ix.services.ackGate.idle();
   await recordAudit(ix, { command: change.command, target: change.target, projectName: change.projectName, outcome: 'ok' });
+  await ix.services.ackGate.idle();
   const announced = await announce(ix, change.notice(result), change.channelId ?? ix.channelId);
   return { ok: true, result, announced };
 }

@@ -54,9 +54,12 @@ export class AckGate {
     return this.waiters.length;
   }
 
-  /** Resolves when work may continue without holding up an ack. */
+  /**
+   * Resolves when work may continue without holding up an ack. Even when all is quiet it
+   * resolves on the next event-loop turn, so a request that arrived meanwhile is read first.
+   */
   idle(): Promise<void> {
-    if (this.waiters.length === 0 && this.isQuiet()) return Promise.resolve();
+    if (this.waiters.length === 0 && this.isQuiet()) return new Promise<void>((resolve) => setImmediate(resolve));
     return new Promise<void>((resolve) => {
       this.waiters.push({ resolve, deadline: this.now() + this.maxWaitMs });
       this.schedule();

@@ -11,9 +11,11 @@ describe('AckGate', () => {
     return state;
   };
 
-  it('lets work through at once when nothing is in flight', async () => {
+  it('lets work through on the next turn when nothing is in flight', async () => {
     const w = track(gate().idle());
     await Promise.resolve();
+    expect(w.done).toBe(false);
+    await jest.advanceTimersToNextTimerAsync();
     expect(w.done).toBe(true);
   });
 
