@@ -1,6 +1,7 @@
 /** Every interactive listener: buttons, modal submissions, the shortcut, option loads, App Home. */
 import type { App } from '@slack/bolt';
 import type { Services } from '../services';
+import * as broadcast from './broadcast';
 import * as confirmations from './confirmations';
 import * as home from './home';
 import * as muteEveryone from './mute-everyone';
@@ -13,4 +14,5 @@ export function register(app: App, services: Services): void {
   muteEveryone.register(app, services);
   sessionPicker.register(app, services);
   home.register(app, services);
+  broadcast.register(app, services);
 }

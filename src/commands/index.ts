@@ -10,6 +10,7 @@ import { warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { authorize } from './authorize';
+import { broadcastCommand } from './broadcast';
 import type { CommandInvocation, SlashCommand } from './command';
 import { selectSubcommand, usageProblem } from './grammar';
 import { kickCommand } from './kick';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   kickCommand,
   signalCommand,
   sessionCommand,
+  broadcastCommand,
 ];
 
 /** The slash commands the app registers (manifest.yml must declare exactly these). */

@@ -19,6 +19,12 @@ export const ACTION = {
   noticeChannel: 'vidops.notice.channel',
   /** Plain-text input of one stream's layout classes in the layout modal. */
   layoutClassesInput: 'vidops.layout.classes',
+  /** "Stop broadcast" on a broadcast card, in `/broadcast list` and on the `/broadcast stop` card (confirm dialog first). */
+  broadcastStop: 'vidops.broadcast.stop',
+  /** "Add an RTMP output" in the broadcast start modal: one more row (views.update). */
+  broadcastAddOutput: 'vidops.broadcast.add_output',
+  /** Every input of the broadcast start modal but the session picker (blocks tell them apart). */
+  broadcastInput: 'vidops.broadcast.input',
 } as const;
 
 export const CALLBACK = {
@@ -30,6 +36,8 @@ export const CALLBACK = {
   layoutClassesModal: 'vidops.layout.modal',
   /** Read-only modals (loading, results). */
   infoModal: 'vidops.info.modal',
+  /** `/broadcast start` without outputs: the start form. */
+  broadcastStartModal: 'vidops.broadcast.start.modal',
 } as const;
 
 export const BLOCK = {
@@ -37,4 +45,22 @@ export const BLOCK = {
   noticeChannel: 'notice_channel',
   /** Prefix of each stream's input block in the layout modal; the stream ID follows. */
   layoutStreamPrefix: 'stream:',
+} as const;
+
+/** Input blocks of the broadcast start modal; RTMP rows append their number (`broadcast.rtmp_url:2`). */
+export const BROADCAST_BLOCK = {
+  session: 'broadcast.session',
+  hls: 'broadcast.hls',
+  rtmpUrlPrefix: 'broadcast.rtmp_url:',
+  rtmpKeyPrefix: 'broadcast.rtmp_key:',
+  rtmpIdPrefix: 'broadcast.rtmp_id:',
+  resolution: 'broadcast.resolution',
+  layout: 'broadcast.layout',
+  screenshare: 'broadcast.screenshare',
+  stylesheet: 'broadcast.stylesheet',
+  maxDuration: 'broadcast.max_duration',
+  maxBitrate: 'broadcast.max_bitrate',
+  streamMode: 'broadcast.stream_mode',
+  tag: 'broadcast.tag',
+  media: 'broadcast.media',
 } as const;

@@ -1,0 +1,93 @@
+/**
+ * Starting a broadcast, shared by the typed `/broadcast start … --rtmp … --hls` and the start
+ * form: call the service, audit, post the card in the channel with chat.postMessage, and hand
+ * the broadcast to the poller, which keeps the card and its thread up to date.
+ */
+import type { Broadcast, StartBroadcastOptions } from '../../api';
+import { broadcastSnapshot } from '../../poller/snapshot';
+import type { AnnounceResult } from '../../slack/respond';
+import type { SlackMessage } from '../../views/blocks';
+import { broadcastCard } from '../../views/broadcast';
+import { broadcastErrorMessage } from '../../views/broadcast-errors';
+import type { SessionRef } from '../../views/notices';
+import type { Interaction } from '../command';
+import { performStateChange } from '../perform';
+import { describeOutput } from './rtmp';
+
+export const START_COMMAND = '/broadcast start';
+
+/** The options of a start, without the session (chosen separately). */
+export type BroadcastSettings = Omit<StartBroadcastOptions, 'sessionId'>;
+
+export type StartOutcome =
+  | { ok: true; broadcast: Broadcast; announced: AnnounceResult }
+  | { ok: false; error: unknown; message: SlackMessage };
+
+function rtmpList(settings: BroadcastSettings) {
+  const rtmp = settings.outputs.rtmp;
+  return rtmp === undefined ? [] : Array.isArray(rtmp) ? rtmp : [rtmp];
+}
+
+/** What the audit records: the session and the outputs by id and host, never a stream key. */
+export function startAuditTarget(sessionId: string, settings: BroadcastSettings): string {
+  const outputs: string[] = [];
+  const hls = settings.outputs.hls;
+  if (hls) outputs.push(hls.dvr ? 'HLS (DVR)' : hls.lowLatency ? 'HLS (low latency)' : 'HLS');
+  rtmpList(settings).forEach((o, i) => outputs.push(`RTMP ${describeOutput(o, i)}`));
+  const tag = settings.multiBroadcastTag ? ` tag ${settings.multiBroadcastTag}` : '';
+  return `session ${sessionId}${tag}: ${outputs.join(', ')}`.slice(0, 500);
+}
+
+/**
+ * Starts the broadcast (or awaits `running`, a start already sent), then audits, posts the card
+ * and tracks it. Failures come back as a message for the caller to show where it fits.
+ */
+export async function startBroadcast(ix: Interaction, s: SessionRef, settings: BroadcastSettings, running?: Promise<Broadcast>): Promise<StartOutcome> {
+  const done = await performStateChange(
+    ix,
+    {
+      command: START_COMMAND,
+      target: startAuditTarget(s.sessionId, settings),
+      projectName: s.projectName,
+      // Unused (quiet): broadcast failures are worded by broadcastErrorMessage below.
+      errorContext: { operation: 'create-session', sessionId: s.sessionId },
+      call: (video) => running ?? video.broadcasts.start({ ...settings, sessionId: s.sessionId }),
+      notice: (broadcast) =>
+        broadcastCard(broadcast, {
+          projectName: s.projectName,
+          ...(s.alias ? { alias: s.alias } : {}),
+          startedBy: ix.userId,
+          ...(settings.outputs.hls ? { hls: settings.outputs.hls } : {}),
+        }),
+    },
+    { quiet: true },
+  );
+  if (!done.ok) {
+    const message = broadcastErrorMessage(done.error, {
+      operation: 'start',
+      project: s.projectName,
+      sessionId: s.sessionId,
+      ...(s.alias ? { alias: s.alias } : {}),
+      ...(settings.multiBroadcastTag ? { tag: settings.multiBroadcastTag } : {}),
+    });
+    return { ok: false, error: done.error, message };
+  }
+  const broadcast = done.result;
+  const { announced } = done;
+  if (announced.delivered === 'channel' && announced.channel && announced.ts) {
+    try {
+      await ix.services.track({
+        kind: 'broadcast',
+        resourceId: broadcast.id,
+        sessionId: broadcast.sessionId,
+        target: { teamId: ix.teamId, channelId: announced.channel, messageTs: announced.ts, projectName: s.projectName },
+        initialState: broadcastSnapshot(broadcast, ix.services.clock()),
+      });
+    } catch (error) {
+      ix.logger.error('could not hand the broadcast to the poller; its card will not update', { broadcast: broadcast.id, error });
+    }
+  } else {
+    ix.logger.info('broadcast card not posted in a channel; not tracked', { broadcast: broadcast.id });
+  }
+  return { ok: true, broadcast, announced };
+}
