@@ -2,9 +2,14 @@
 import type { App } from '@slack/bolt';
 import type { Services } from '../services';
 import * as broadcast from './broadcast';
+import * as audio from './audio';
+import * as captions from './captions';
 import * as confirmations from './confirmations';
+import * as dial from './dial';
+import * as dtmf from './dtmf';
 import * as home from './home';
 import * as muteEveryone from './mute-everyone';
+import * as render from './render';
 import * as sessionPicker from './session-picker';
 import * as streams from './streams';
 
@@ -14,5 +19,10 @@ export function register(app: App, services: Services): void {
   muteEveryone.register(app, services);
   sessionPicker.register(app, services);
   home.register(app, services);
+  captions.register(app, services);
+  render.register(app, services);
+  dial.register(app, services);
+  dtmf.register(app, services);
+  audio.register(app, services);
   broadcast.register(app, services);
 }

@@ -9,13 +9,18 @@ import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
+import { audioConnectCommand } from './audio-connect';
 import { authorize } from './authorize';
 import { broadcastCommand } from './broadcast';
+import { captionsCommand } from './captions';
 import type { CommandInvocation, SlashCommand } from './command';
+import { dialCommand } from './dial';
+import { dtmfCommand } from './dtmf';
 import { selectSubcommand, usageProblem } from './grammar';
 import { kickCommand } from './kick';
 import { muteCommand } from './mute';
 import { muteAllCommand } from './mute-all';
+import { renderCommand } from './render';
 import { sessionCommand } from './session';
 import { signalCommand } from './signal';
 import { streamsCommand } from './streams';
@@ -31,6 +36,11 @@ export const COMMANDS: readonly SlashCommand[] = [
   kickCommand,
   signalCommand,
   sessionCommand,
+  captionsCommand,
+  renderCommand,
+  dialCommand,
+  dtmfCommand,
+  audioConnectCommand,
   broadcastCommand,
 ];
 

@@ -25,7 +25,17 @@ export type Operation =
   | 'disconnect'
   | 'signal'
   | 'set-layout-classes'
-  | 'create-session';
+  | 'create-session'
+  | 'captions-start'
+  | 'captions-stop'
+  | 'render-start'
+  | 'render-read'
+  | 'render-stop'
+  | 'dial'
+  | 'dtmf'
+  | 'hang-up'
+  | 'audio-connect'
+  | 'audio-stop';
 
 export interface ErrorContext {
   operation: Operation;
@@ -33,6 +43,8 @@ export interface ErrorContext {
   sessionId?: string;
   streamId?: string;
   connectionId?: string;
+  /** Captions, composer or Audio Connector id the operation concerned. */
+  resourceId?: string;
 }
 
 const ROUTED_ONLY = 'this session is relayed; recording, broadcast, SIP and audio need a routed session (create one with `/session create` without `--relayed`)';
@@ -73,8 +85,67 @@ function conflict(err: VideoApiError, ctx: ErrorContext): string {
   return `The video service refused because of the current state of ${sessionLabel(ctx)}${said ? `: ${said}` : ''}; nothing was changed.`;
 }
 
+const RENDER_400: Readonly<Record<number, string>> = {
+  50001: 'the page address is not a valid URL; give the full address, e.g. `https://meet.example.com/board/42`',
+  50002: 'the video service could not reach the page; it must be public (no login, no VPN) — check that it opens in a private browser window',
+  50005: 'the maximum duration must be 60 to 36000 seconds, e.g. `--max-duration 3600`',
+  50006: 'the resolution must be one of 640x480, 480x640, 1280x720, 720x1280, 1920x1080 or 1080x1920, e.g. `--resolution 1280x720`',
+  50007: 'the stream name must be 1 to 200 characters, e.g. `--name Whiteboard`',
+};
+
+const RENDER_TOKEN_403: Readonly<Record<number, string>> = {
+  10001: 'malformed or wrongly signed',
+  10002: 'not allowed to publish',
+  10007: 'made for another session',
+  10012: 'expired',
+};
+
+/** Captions, composers, SIP calls, DTMF and the Audio Connector: the cases their endpoints add. */
+function featureError(err: VideoApiError, ctx: ErrorContext): string | undefined {
+  const id = ctx.resourceId ? ` ${code(ctx.resourceId)}` : '';
+  const status = err.status;
+  const serviceCode = typeof err.code === 'number' ? err.code : undefined;
+  switch (ctx.operation) {
+    case 'captions-start':
+      if (status === 409) return `Captions are already running for ${sessionLabel(ctx)} (one per session); stop them with \`/captions stop\`.`;
+      return undefined;
+    case 'captions-stop':
+      if (status === 404) return `Captions${id} are not running (they ended already, or the ID is wrong); nothing was stopped. \`/captions start\` starts them again.`;
+      return undefined;
+    case 'render-start':
+      if (status === 400 && serviceCode === 50008) return `${capitalize(sessionLabel(ctx))} is not a session of ${projectLabel(ctx)}; check the ID or alias (\`/video use\` shows this channel's session).`;
+      if (status === 400 && serviceCode !== undefined && RENDER_400[serviceCode]) return `The video service did not start the page: ${RENDER_400[serviceCode]}.`;
+      if (status === 403 && serviceCode !== undefined && RENDER_TOKEN_403[serviceCode]) {
+        return `The video service refused the participant token vidops made for the page (${RENDER_TOKEN_403[serviceCode]}); nothing was started. Try again; if it keeps failing, ask an admin to check the API secret of ${projectLabel(ctx)} and the server clock.`;
+      }
+      return undefined;
+    case 'render-read':
+    case 'render-stop':
+      if (status === 404) return `Composer${id} was not found in ${projectLabel(ctx)}${ctx.operation === 'render-stop' ? ' or has already stopped' : ''}; \`/render list\` shows the composers.`;
+      return undefined;
+    case 'dial':
+    case 'audio-connect':
+      // The spec gives these endpoints one 409: the session is not routed.
+      if (status === 409) return capitalize(ROUTED_ONLY) + '.';
+      return undefined;
+    case 'dtmf':
+      if (status === 404 && ctx.connectionId) return `Connection ${code(ctx.connectionId)} is not connected to ${sessionLabel(ctx)} (the call may have ended); no tones were sent.`;
+      return undefined;
+    case 'hang-up':
+      if (status === 404) return `The call (connection ${code(ctx.connectionId ?? '?')}) has already ended; there is nothing to hang up.`;
+      return undefined;
+    case 'audio-stop':
+      if (status === 404) return `The audio connection${id} has already ended (its connection left ${sessionLabel(ctx)}); there is nothing to stop.`;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** One mrkdwn sentence (or two) for any error thrown while serving a command. */
 export function describeError(err: unknown, ctx: ErrorContext): string {
+  const feature = err instanceof VideoApiError && !(err instanceof VideoValidationError) ? featureError(err, ctx) : undefined;
+  if (feature) return feature;
   if (err instanceof VideoValidationError) {
     return `${escapeAndTruncate(err.message, 500)} — nothing was sent; fix it and try again.`;
   }

@@ -19,6 +19,22 @@ export const ACTION = {
   noticeChannel: 'vidops.notice.channel',
   /** Plain-text input of one stream's layout classes in the layout modal. */
   layoutClassesInput: 'vidops.layout.classes',
+  /** "Stop captions" on a live-captions card (Slack's confirm dialog first). */
+  stopCaptions: 'vidops.captions.stop',
+  /** "Stop" on a composer card or in `/render list` / `show` (Slack's confirm dialog first). */
+  stopRender: 'vidops.render.stop',
+  /** Confirmed button of the `/render stop` card. */
+  confirmRenderStop: 'vidops.render.stop_confirm',
+  /** "Hang up" on a call card: force-disconnects the call's connection (confirm dialog first). */
+  sipHangUp: 'vidops.sip.hang_up',
+  /** Keypad of a call card: the key follows, e.g. `vidops.sip.dtmf.5`, `vidops.sip.dtmf.#`. */
+  sipKeyPrefix: 'vidops.sip.dtmf.',
+  /** Username input of the SIP digest credentials modal. */
+  sipAuthUsername: 'vidops.sip.auth.username',
+  /** Password input of the SIP digest credentials modal (never echoed, logged or stored). */
+  sipAuthPassword: 'vidops.sip.auth.password',
+  /** "Stop" on an Audio Connector card: disconnects its connection (confirm dialog first). */
+  stopAudio: 'vidops.audio.stop',
   /** "Stop broadcast" on a broadcast card, in `/broadcast list` and on the `/broadcast stop` card (confirm dialog first). */
   broadcastStop: 'vidops.broadcast.stop',
   /** "Add an RTMP output" in the broadcast start modal: one more row (views.update). */
@@ -36,6 +52,8 @@ export const CALLBACK = {
   layoutClassesModal: 'vidops.layout.modal',
   /** Read-only modals (loading, results). */
   infoModal: 'vidops.info.modal',
+  /** `/dial --auth`: the modal asking for the SIP digest username and password. */
+  sipAuthModal: 'vidops.sip.auth.modal',
   /** `/broadcast start` without outputs: the start form. */
   broadcastStartModal: 'vidops.broadcast.start.modal',
 } as const;
@@ -45,6 +63,8 @@ export const BLOCK = {
   noticeChannel: 'notice_channel',
   /** Prefix of each stream's input block in the layout modal; the stream ID follows. */
   layoutStreamPrefix: 'stream:',
+  sipAuthUsername: 'sip_username',
+  sipAuthPassword: 'sip_password',
 } as const;
 
 /** Input blocks of the broadcast start modal; RTMP rows append their number (`broadcast.rtmp_url:2`). */

@@ -1,0 +1,181 @@
+/**
+ * Composed web-page streams (Experience Composers): the in-channel card of a start, the details
+ * of one (`/render show`), the list (`/render list`), the confirmation of `/render stop` and the
+ * stop notice. Page addresses and names come from users: always escaped.
+ */
+import { z } from 'zod';
+import { formatDuration } from '../poller/messages';
+import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
+import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn } from './blocks';
+import { ACTION } from './ids';
+import type { SessionRef } from './notices';
+import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
+
+/** What a composer's Stop buttons carry: project, session and composer id. */
+export const RenderTargetSchema = SessionTargetSchema.extend({ i: z.string().min(1) });
+export type RenderTarget = z.output<typeof RenderTargetSchema>;
+
+/** The fields of a composer the views show (the adapter's `Render` has them all). */
+export interface RenderView {
+  id: string;
+  sessionId: string;
+  status: string;
+  url: string;
+  createdAt: number;
+  name?: string;
+  resolution?: string;
+  reason?: string;
+  streamId?: string;
+}
+
+/** Composers shown in one `/render list` answer. */
+export const MAX_RENDERS_LISTED = 20;
+
+const STATUS: Readonly<Record<string, string>> = {
+  starting: ':hourglass_flowing_sand: starting',
+  started: ':large_green_circle: live',
+  stopped: ':white_circle: stopped',
+  failed: ':x: failed',
+};
+
+const STOP_REASONS: Readonly<Record<string, string>> = {
+  'Stop Requested': 'stop requested',
+  'Max Duration Exceeded': 'maximum duration reached',
+};
+
+export function isRenderRunning(status: string): boolean {
+  return status === 'starting' || status === 'started';
+}
+
+export function renderStatusText(render: Pick<RenderView, 'status' | 'reason'>): string {
+  const status = STATUS[render.status] ?? escapeMrkdwn(render.status);
+  if (!render.reason) return status;
+  return `${status} (${STOP_REASONS[render.reason] ?? escapeAndTruncate(render.reason, 200)})`;
+}
+
+function sessionText(s: SessionRef): string {
+  return `session ${code(s.alias ?? s.sessionId)}`;
+}
+
+function footer(s: SessionRef): string {
+  return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
+}
+
+function pageText(url: string): string {
+  return escapeAndTruncate(url, 300);
+}
+
+function stopButton(s: SessionRef, render: Pick<RenderView, 'id' | 'url'>): Button {
+  return button({
+    actionId: ACTION.stopRender,
+    text: 'Stop',
+    style: 'danger',
+    value: encodeValue({ ...sessionTarget(s), i: render.id }),
+    accessibilityLabel: `Stop composer ${render.id}`,
+    confirm: {
+      title: 'Stop this composer?',
+      text: `The page ${escapeAndTruncate(render.url, 150)} stops being published into ${sessionText(s)}.`,
+      confirm: 'Stop',
+      danger: true,
+    },
+  });
+}
+
+function detailFields(render: RenderView, maxDurationS?: number): KnownBlock {
+  const items = [
+    `*Status*\n${renderStatusText(render)}`,
+    `*Resolution*\n${render.resolution ? escapeMrkdwn(render.resolution) : '1280x720'}`,
+    `*Stream name*\n${render.name ? escapeAndTruncate(render.name, 200) : '_none_'}`,
+  ];
+  if (maxDurationS !== undefined) items.push(`*Stops by itself*\nafter ${formatDuration(maxDurationS)}`);
+  items.push(`*Composer ID*\n${code(render.id)}`);
+  if (render.streamId) items.push(`*Stream ID*\n${code(render.streamId)}`);
+  return fields(items);
+}
+
+/** Posted in the channel when a composer starts; the watch replies in its thread. */
+export function renderCard(actor: string, s: SessionRef, render: RenderView, maxDurationS: number): SlackMessage {
+  const sentence = `${userMention(actor)} started publishing a web page into ${sessionText(s)}.`;
+  return {
+    text: stripMrkdwn(sentence),
+    blocks: [
+      section(`:frame_with_picture: ${sentence}\n*Page* ${pageText(render.url)}`),
+      detailFields(render, maxDurationS),
+      actions([stopButton(s, render)]),
+      context(`${footer(s)} · the page shows up as a stream once it has loaded`),
+    ],
+  };
+}
+
+/** `/render show <id>`: one composer, with Stop while it runs (ephemeral). */
+export function renderDetails(projectName: string, render: RenderView): SlackMessage {
+  const s: SessionRef = { projectName, sessionId: render.sessionId };
+  const blocks: KnownBlock[] = [
+    header(`Composer ${render.name ?? render.id}`),
+    section(`*Page* ${pageText(render.url)}\n*Session* ${code(render.sessionId)}`),
+    detailFields(render),
+  ];
+  if (isRenderRunning(render.status)) blocks.push(actions([stopButton(s, render)]));
+  blocks.push(context(`Project *${escapeAndTruncate(projectName, 100)}* · started <!date^${Math.floor(render.createdAt / 1000)}^{date_short_pretty} {time}|${new Date(render.createdAt).toISOString()}>`));
+  return { text: `Composer ${escapeMrkdwn(render.id)}: ${render.status}`, blocks };
+}
+
+function listRow(projectName: string, render: RenderView): KnownBlock {
+  const title = render.name ? `*${escapeAndTruncate(render.name, 200)}* · ` : '';
+  const text = `${title}${renderStatusText(render)}\n${pageText(render.url)}\nSession ${code(render.sessionId)} · ID ${code(render.id)}`;
+  const accessory = isRenderRunning(render.status) ? stopButton({ projectName, sessionId: render.sessionId }, render) : undefined;
+  return section(text, accessory);
+}
+
+export interface RenderListScope {
+  projectName: string;
+  /** Only this session's composers were asked for. */
+  session?: SessionRef;
+  /** Composers the service knows in this scope (the list may show fewer). */
+  total: number;
+}
+
+/** `/render list`: running composers first, then the latest others (ephemeral). */
+export function renderListMessage(scope: RenderListScope, renders: readonly RenderView[]): SlackMessage {
+  const where = scope.session ? `in ${sessionText(scope.session)}` : `in project *${escapeAndTruncate(scope.projectName, 100)}*`;
+  const running = renders.filter((r) => isRenderRunning(r.status)).length;
+  if (renders.length === 0) {
+    return { text: 'No composers', blocks: [section(`No composers ${where}. Start one with \`/render start <url>\`.`)] };
+  }
+  const shown = [...renders].sort((a, b) => Number(isRenderRunning(b.status)) - Number(isRenderRunning(a.status))).slice(0, MAX_RENDERS_LISTED);
+  const blocks: KnownBlock[] = [
+    header('Composers'),
+    context(`${running === 1 ? '1 running' : `${running} running`} · ${scope.total === 1 ? '1 composer' : `${scope.total} composers`} ${where}`),
+  ];
+  for (const render of shown) blocks.push(listRow(scope.projectName, render));
+  if (scope.total > shown.length) blocks.push(context(`${scope.total - shown.length} more not shown; \`/render show <id>\` shows any one of them.`));
+  return { text: `${renders.length} composers`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
+}
+
+/** `/render stop`: what will stop, behind a red button and Slack's confirm dialog (ephemeral). */
+export function renderStopConfirmCard(s: SessionRef, render: RenderView): SlackMessage {
+  const name = render.name ? ` (*${escapeAndTruncate(render.name, 200)}*)` : '';
+  return {
+    text: `Stop composer ${escapeMrkdwn(render.id)}?`,
+    blocks: [
+      section(`:warning: *Stop composer ${code(render.id)}*${name}? The page ${pageText(render.url)} stops being published into ${sessionText(s)}.`),
+      actions([
+        button({
+          actionId: ACTION.confirmRenderStop,
+          text: 'Stop composer',
+          style: 'danger',
+          value: encodeValue({ ...sessionTarget(s), i: render.id }),
+          confirm: { title: 'Stop this composer?', text: `Composer ${code(render.id)} stops now.`, confirm: 'Stop', danger: true },
+        }),
+        button({ actionId: ACTION.cancel, text: 'Cancel' }),
+      ]),
+      context('Only you can see this.'),
+    ],
+  };
+}
+
+/** Posted in the channel when a composer was stopped from Slack. */
+export function renderStoppedNotice(actor: string, s: SessionRef, renderId: string): SlackMessage {
+  const sentence = `${userMention(actor)} stopped composer ${code(renderId)} in ${sessionText(s)}.`;
+  return { text: stripMrkdwn(sentence), blocks: [section(`:frame_with_picture: ${sentence}`), context(footer(s))] };
+}
