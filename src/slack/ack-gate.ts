@@ -10,7 +10,7 @@
  * `maxWaitMs`, so a steady stream of requests cannot starve them.
  */
 export interface AckGateOptions {
-  /** How long the receiver must have had nothing in flight before work resumes (default 5 ms). */
+  /** How long the receiver must have had nothing in flight before work resumes (default 20 ms). */
   quietMs?: number;
   /** The longest any piece of work waits (default 5 s). */
   maxWaitMs?: number;
@@ -33,7 +33,7 @@ export class AckGate {
   private readonly now: () => number;
 
   constructor(options: AckGateOptions = {}) {
-    this.quietMs = options.quietMs ?? 5;
+    this.quietMs = options.quietMs ?? 20;
     this.maxWaitMs = options.maxWaitMs ?? 5_000;
     this.now = options.now ?? (() => performance.now());
   }

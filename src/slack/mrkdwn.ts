@@ -40,29 +40,23 @@ export function channelMention(channelId: string): string {
 }
 
 /**
- * Shortens text to at most `max` UTF-16 code units (counting the ellipsis; conservative against
- * Slack's character limits), never splitting a surrogate pair.
+ * Cuts mrkdwn to at most `max` UTF-16 units (ellipsis included) without leaving half an entity
+ * (`&amp;`), a mention or link (`<@U…>`), an open code span or half a surrogate pair behind.
  */
-export function truncate(text: string, max: number): string {
+export function cutMrkdwn(text: string, max: number): string {
   if (text.length <= max) return text;
-  if (max < 1) return '';
-  return dropTrailingHighSurrogate(text.slice(0, max - 1)) + '…';
-}
-
-function dropTrailingHighSurrogate(text: string): string {
-  const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
-}
-
-/**
- * Escapes then truncates user text for a mrkdwn field of at most `max` characters, never
- * cutting an entity such as `&amp;` in half.
- */
-export function escapeAndTruncate(text: string, max: number): string {
-  const escaped = escapeMrkdwn(text);
-  if (escaped.length <= max) return escaped;
-  let cut = escaped.slice(0, max - 1);
+  let cut = text.slice(0, Math.max(0, max - 1));
   const amp = cut.lastIndexOf('&');
   if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
-  return dropTrailingHighSurrogate(cut) + '…';
+  const lt = cut.lastIndexOf('<');
+  if (lt !== -1 && !cut.slice(lt).includes('>')) cut = cut.slice(0, lt);
+  if ((cut.match(/`/g) ?? []).length % 2 === 1) cut = cut.slice(0, cut.lastIndexOf('`'));
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return cut + '…';
+}
+
+/** Escapes user text, then cuts it to at most `max` characters for a mrkdwn field. */
+export function escapeAndTruncate(text: string, max: number): string {
+  return cutMrkdwn(escapeMrkdwn(text), max);
 }

@@ -5,6 +5,7 @@
  * (`src/slack/mrkdwn.ts`); plain_text needs no escaping.
  */
 import type { types } from '@slack/bolt';
+import { cutMrkdwn } from '../slack/mrkdwn';
 
 export type KnownBlock = types.KnownBlock;
 export type Button = types.Button;
@@ -48,20 +49,8 @@ export const LIMITS = {
   messageText: 3000,
 } as const;
 
-/** Cuts `text` to `max` UTF-16 units without leaving half an entity, mention or link behind. */
-export function clampMrkdwn(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
-  const amp = cut.lastIndexOf('&');
-  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
-  const lt = cut.lastIndexOf('<');
-  if (lt !== -1 && !cut.slice(lt).includes('>')) cut = cut.slice(0, lt);
-  const ticks = (cut.match(/`/g) ?? []).length;
-  if (ticks % 2 === 1) cut = cut.slice(0, cut.lastIndexOf('`'));
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return cut + '…';
-}
+/** Cuts mrkdwn to `max` without leaving half an entity, mention, link or code span behind. */
+export const clampMrkdwn = cutMrkdwn;
 
 export function clampPlain(text: string, max: number): string {
   if (text.length <= max) return text;
