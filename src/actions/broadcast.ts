@@ -155,7 +155,9 @@ export function register(app: App, services: Services): void {
     }
     const { session, settings } = read.form;
     const ix = fromViewAction(services, client, body, CALLBACK.broadcastStartModal, metadata.c);
-    const show = showInModal(ix, view.id, TITLE);
+    const inModal = showInModal(ix, view.id, TITLE);
+    const show = (message: Parameters<typeof inModal>[0]) =>
+      inModal(message).catch((error: unknown) => ix.logger.warn('could not update the broadcast form', { error: slackErrorCode(error) ?? error }));
     const attempt = { what: TITLE, command: '/broadcast start', target: `session ${session.sessionId}`, projectName: session.projectName };
     const { role } = await services.authorizer.roleOf(client, ix.userId, ix.channelId);
     if (!hasRole(role, 'moderator')) {
