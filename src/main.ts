@@ -6,8 +6,10 @@
 import { Server } from 'node:http';
 import { createApp } from './app';
 import { formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
+import { SecretBox } from './crypto';
 import { createLogger } from './log';
 import { parsePolicy } from './rbac/policy';
+import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { createServices } from './services';
 import { createStore } from './store';
 
@@ -53,7 +55,13 @@ async function main(): Promise<void> {
     policy: policy.policy,
     admins: config.admins,
     auditChannel: config.auditChannel,
+    ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),
   });
+  // Secrets rotated from Slack (stored encrypted) win over configured ones they replaced; the
+  // reloader brings rotations made through other replicas here (src/secrets/README.md).
+  const seenSecrets = new Map<string, number>();
+  await loadStoredSecrets(services, { logger: logger.child({ component: 'secrets' }), seen: seenSecrets });
+  const secretReloader = startSecretReloader(services, { logger: logger.child({ component: 'secrets' }), seen: seenSecrets });
   const slack = config.slack;
   const app = createApp(services, {
     botToken: slack.botToken,
@@ -81,6 +89,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    secretReloader.stop();
     try {
       await app.stop();
     } catch (error) {

@@ -4,6 +4,8 @@
  * start-up from the validated configuration; tests build it from their own parts.
  */
 import { VideoClient } from './api';
+import type { Projects } from './api/projects';
+import type { SecretBox } from './crypto';
 import type { Logger } from './log';
 import { Authorizer } from './rbac';
 import type { Policy } from './rbac/policy';
@@ -45,6 +47,8 @@ export class ProjectRegistry {
   private readonly byName = new Map<string, ProjectSettings>();
   private readonly clients = new Map<string, ProjectClient>();
   private readonly byChannel = new Map<string, string>();
+  /** Secrets in use that differ from the configuration (rotated from Slack, or loaded from the store). */
+  private readonly rotated = new Map<string, string>();
 
   constructor(
     projects: readonly ProjectSettings[],
@@ -77,9 +81,47 @@ export class ProjectRegistry {
     if (existing) return existing;
     const project = this.byName.get(name);
     if (!project) throw new Error(`unknown project “${name}”`);
-    const client = this.factory(project, this.video);
+    const rotated = this.rotated.get(name);
+    const client = this.factory(rotated === undefined ? project : { ...project, apiSecret: rotated }, this.video);
     this.clients.set(name, client);
     return client;
+  }
+
+  /** The project as configured (its secret as configured, even after a rotation). */
+  configured(name: string): ProjectSettings | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The configured projects that use this API key (usually none or one). */
+  namesForApiKey(apiKey: string): string[] {
+    return [...this.byName.values()].filter((p) => p.apiKey === apiKey).map((p) => p.name);
+  }
+
+  /** The secret a project signs with now: the applied one, else the configured one. */
+  secretInUse(name: string): string | undefined {
+    return this.rotated.get(name) ?? this.byName.get(name)?.apiSecret;
+  }
+
+  /**
+   * Switches a project to a new secret (after a rotation, or one loaded from the store): its
+   * live client signs with it from the next call, and so does any client created later.
+   */
+  applySecret(name: string, apiSecret: string): void {
+    const project = this.byName.get(name);
+    if (!project) throw new Error(`unknown project “${name}”`);
+    this.rotated.set(name, apiSecret);
+    this.clients.get(name)?.setCredentials(project.apiKey, apiSecret);
+  }
+
+  /** Whether account-level credentials (project administration) are configured. */
+  hasAccount(): boolean {
+    return this.video.account !== undefined;
+  }
+
+  /** Project administration, signed with the account credentials (check `hasAccount()` first). */
+  admin(): Projects {
+    if (!this.video.account) throw new Error('project administration needs VIDEO_ACCOUNT_API_KEY and VIDEO_ACCOUNT_API_SECRET');
+    return this.client(this.defaultName).projects;
   }
 }
 
@@ -95,6 +137,8 @@ export interface Services {
   clock: () => number;
   /** Work after an ack awaits `ackGate.idle()` so pending acks go first (see ack-gate.ts). */
   ackGate: AckGate;
+  /** Seals secrets stored at rest (key from VIDOPS_SECRET_KEY); absent when no key is configured. */
+  secretBox?: SecretBox;
 }
 
 export interface ServicesInput {
@@ -110,6 +154,8 @@ export interface ServicesInput {
   clientFactory?: ClientFactory;
   /** How long user-group members are cached (default 5 minutes). */
   usergroupTtlMs?: number;
+  /** From VIDOPS_SECRET_KEY; without it, nothing that must store a secret can run. */
+  secretBox?: SecretBox;
 }
 
 export function createServices(input: ServicesInput): Services {
@@ -124,5 +170,6 @@ export function createServices(input: ServicesInput): Services {
     auditChannel: input.auditChannel,
     clock,
     ackGate: new AckGate(),
+    ...(input.secretBox ? { secretBox: input.secretBox } : {}),
   };
 }

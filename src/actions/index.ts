@@ -12,6 +12,7 @@ import * as muteEveryone from './mute-everyone';
 import * as render from './render';
 import * as sessionPicker from './session-picker';
 import * as streams from './streams';
+import * as videoAdmin from './video-admin';
 
 export function register(app: App, services: Services): void {
   confirmations.register(app, services);
@@ -25,4 +26,5 @@ export function register(app: App, services: Services): void {
   dtmf.register(app, services);
   audio.register(app, services);
   broadcast.register(app, services);
+  videoAdmin.register(app, services);
 }

@@ -26,6 +26,7 @@ import { signalCommand } from './signal';
 import { streamsCommand } from './streams';
 import { unmuteAllCommand } from './unmute-all';
 import { videoCommand } from './video';
+import { videoAdminCommand } from './video-admin';
 
 export const COMMANDS: readonly SlashCommand[] = [
   videoCommand,
@@ -42,6 +43,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   dtmfCommand,
   audioConnectCommand,
   broadcastCommand,
+  videoAdminCommand,
 ];
 
 /** The slash commands the app registers (manifest.yml must declare exactly these). */

@@ -19,6 +19,12 @@ export const ACTION = {
   noticeChannel: 'vidops.notice.channel',
   /** Plain-text input of one stream's layout classes in the layout modal. */
   layoutClassesInput: 'vidops.layout.classes',
+  /** `/video-admin` cards: each button is behind Slack's confirm dialog. */
+  adminCreateProject: 'vidops.admin.create',
+  adminSuspendProject: 'vidops.admin.suspend',
+  adminActivateProject: 'vidops.admin.activate',
+  adminDeleteProject: 'vidops.admin.delete',
+  adminRotateSecret: 'vidops.admin.rotate_secret',
   /** "Stop captions" on a live-captions card (Slack's confirm dialog first). */
   stopCaptions: 'vidops.captions.stop',
   /** "Stop" on a composer card or in `/render list` / `show` (Slack's confirm dialog first). */

@@ -7,7 +7,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETRY_FAST, VideoClient } from '../../src/api';
 import { createApp } from '../../src/app';
-import { type LogThreshold, createLogger } from '../../src/log';
+import { SecretBox } from '../../src/crypto';
+import { type LogStream, type LogThreshold, createLogger } from '../../src/log';
 import { type Policy, parsePolicy } from '../../src/rbac/policy';
 import { type ProjectSettings, type Services, createServices } from '../../src/services';
 import { createStore } from '../../src/store';
@@ -39,6 +40,12 @@ export interface TestAppOptions {
   /** Extra projects beyond `prod` (credentials from the emulator unless given). */
   extraProjects?: { name: string; channels?: string[]; apiKey?: string; apiSecret?: string }[];
   logLevel?: LogThreshold;
+  /** Where log lines go (default stderr), e.g. to search them in a test. */
+  logStream?: LogStream;
+  /** Account-level credentials: `true` for the emulator's own, or explicit ones (default none). */
+  account?: true | { apiKey: string; apiSecret: string };
+  /** VIDOPS_SECRET_KEY (32 bytes); default none. */
+  secretKey?: Buffer;
 }
 
 export interface Actor {
@@ -116,17 +123,26 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
 
   const store = createStore('sqlite::memory:');
   await store.migrate();
-  const logger = createLogger({ level: settings.logLevel ?? (process.env.VIDOPS_TEST_LOG as LogThreshold | undefined) ?? 'silent', stream: process.stderr });
+  const logger = createLogger({ level: settings.logLevel ?? (process.env.VIDOPS_TEST_LOG as LogThreshold | undefined) ?? 'silent', stream: settings.logStream ?? process.stderr });
+  const account = settings.account === true ? { apiKey: emulator.control.account.key, apiSecret: emulator.control.account.secret } : settings.account;
   const services = createServices({
     store,
     logger,
     projects,
     defaultProject: 'prod',
-    video: { apiUrl: emulator.baseUrl },
+    video: { apiUrl: emulator.baseUrl, ...(account ? { account } : {}) },
     policy,
     admins: settings.admins ?? [],
     auditChannel: settings.auditChannel,
-    clientFactory: (p, video) => new VideoClient({ baseUrl: video.apiUrl, apiKey: p.apiKey, apiSecret: p.apiSecret, retry: RETRY_FAST }),
+    clientFactory: (p, video) =>
+      new VideoClient({
+        baseUrl: video.apiUrl,
+        apiKey: p.apiKey,
+        apiSecret: p.apiSecret,
+        retry: RETRY_FAST,
+        ...(video.account ? { accountApiKey: video.account.apiKey, accountApiSecret: video.account.apiSecret } : {}),
+      }),
+    ...(settings.secretKey ? { secretBox: new SecretBox(settings.secretKey) } : {}),
   });
   const app = createApp(services, {
     botToken: BOT_TOKEN,
