@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Broadcast } from '../api';
 import { rtmpHost } from '../commands/broadcast/rtmp';
 import { formatDuration } from '../poller/messages';
+import type { BroadcastSnapshot, GoneSnapshot } from '../poller/snapshot';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
@@ -191,6 +192,41 @@ export function broadcastCard(broadcast: BroadcastView, ctx: BroadcastCardContex
   const text = running
     ? `Live broadcast of session ${escapeMrkdwn(ctx.alias ?? broadcast.sessionId)}${ctx.startedBy ? ` started by ${userMention(ctx.startedBy)}` : ''}`
     : `The broadcast of session ${escapeMrkdwn(ctx.alias ?? broadcast.sessionId)} has stopped`;
+  return { text, blocks };
+}
+
+/**
+ * The card redrawn from what the poller keeps of a broadcast (its snapshot and the watch), for
+ * the poller's card builders. A snapshot holds statuses only — no HLS URL, server URL or stream
+ * key — so the card points to `/broadcast show` for the URL; the Stop button stays while it runs.
+ */
+export function broadcastCardFromSnapshot(
+  watch: { resourceId: string; sessionId: string; projectName: string },
+  snapshot: BroadcastSnapshot | GoneSnapshot,
+): SlackMessage {
+  const broadcast = { id: watch.resourceId, sessionId: watch.sessionId };
+  const ctx = { projectName: watch.projectName };
+  const known = 'rtmp' in snapshot ? snapshot : undefined;
+  const running = snapshot.status === 'started';
+  const session = code(watch.sessionId);
+  const lead = running ? `:red_circle: Session ${session} is broadcasting live.` : `:black_square_for_stop: The broadcast of session ${session} has stopped.`;
+  const blocks: KnownBlock[] = [header(running ? 'Live broadcast' : 'Broadcast stopped'), section(lead)];
+  if (known?.hls !== undefined) {
+    const url = running ? `\nThe HLS URL: \`/broadcast show ${escapeMrkdwn(watch.resourceId)}\`` : '';
+    blocks.push(section(`*HLS* ${statusText(HLS_STATUS, known.hls)}${url}`));
+  }
+  const outputs = Object.entries(known?.rtmp ?? {});
+  if (outputs.length > 0) {
+    const lines = outputs.slice(0, 5).map(([id, status]) => `• ${code(id)} — ${statusText(RTMP_STATUS, status)} · _key hidden_`);
+    blocks.push(section(`${outputs.length === 1 ? '*RTMP output*' : `*RTMP outputs* (${outputs.length})`}\n${lines.join('\n')}`));
+  }
+  if (known) {
+    const maxDuration = known.maxDurationS ?? 14_400;
+    blocks.push(fields([`*Started*\n${slackDate(known.createdAt)}`, `*Max duration*\n${formatDuration(maxDuration)}`]));
+  }
+  blocks.push(context(footer(broadcast, ctx)));
+  if (running) blocks.push(actions([stopButton(broadcast, ctx)]));
+  const text = running ? `Live broadcast of session ${escapeMrkdwn(watch.sessionId)}` : `The broadcast of session ${escapeMrkdwn(watch.sessionId)} has stopped`;
   return { text, blocks };
 }
 

@@ -4,7 +4,6 @@
  * posted in the channel from `private_metadata`, and denials. No stream key leaves the app.
  */
 import { EventEmitter } from 'node:events';
-import { createLogger } from '../../src/log';
 import type { TrackRequest } from '../../src/poller/track';
 import { encodeSessionOption } from '../../src/commands/session-ref';
 import { ACTION, BROADCAST_BLOCK, CALLBACK } from '../../src/views/ids';
@@ -47,10 +46,9 @@ describe('/broadcast start form', () => {
     });
 
   beforeAll(async () => {
-    t = await startTestApp();
-    t.services.logger = createLogger({
-      level: 'debug',
-      stream: {
+    t = await startTestApp({
+      logLevel: 'debug',
+      logStream: {
         write: (line: string) => {
           logLines.push(line);
           logged.emit('line', line);

@@ -5,7 +5,6 @@
  */
 import { EventEmitter } from 'node:events';
 import { VideoClient } from '../../src/api';
-import { createLogger } from '../../src/log';
 import type { TrackRequest } from '../../src/poller/track';
 import { BroadcastTargetSchema } from '../../src/views/broadcast';
 import { ACTION } from '../../src/views/ids';
@@ -26,9 +25,13 @@ describe('/broadcast', () => {
   const tracked = new EventEmitter();
 
   beforeAll(async () => {
-    t = await startTestApp({ auditChannel: 'C0AUDIT', extraProjects: [{ name: 'suspended' }] });
-    // Every line the app logs, at the most talkative level, is kept for the leak check.
-    t.services.logger = createLogger({ level: 'debug', stream: { write: (line: string) => logLines.push(line) } });
+    // Every line the app and Bolt log, at the most talkative level, is kept for the leak check.
+    t = await startTestApp({
+      auditChannel: 'C0AUDIT',
+      extraProjects: [{ name: 'suspended' }],
+      logLevel: 'debug',
+      logStream: { write: (line: string) => logLines.push(line) },
+    });
     const track = t.services.track;
     t.services.track = async (request: TrackRequest) => {
       await track(request);
@@ -48,8 +51,9 @@ describe('/broadcast', () => {
       ...watches.filter((w) => JSON.stringify(w).includes(SECRET)).map((w) => `watch ${w.id}`),
     ];
     expect(leaks).toEqual([]);
-    // The logs were really captured (start, audits), so the check above means something.
+    // The logs were really captured (audits, Bolt's request bodies), so the check above means something.
     expect(logLines.some((line) => line.includes('"msg":"audit"'))).toBe(true);
+    expect(logLines.some((line) => line.includes('http request body') && line.includes('Live broadcast'))).toBe(true);
     await t.close();
   });
 
@@ -182,6 +186,22 @@ describe('/broadcast', () => {
       expect(card.body.channel).toBe('C0TOWN');
       expect(renderedText(card.body)).toContain('live broadcast of session `townhall`');
       expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).sessionId).toBe(seeded.sessionId);
+    });
+  });
+
+  describe('start where the bot is not a member', () => {
+    it('gives the card to the asker only, with how to invite the bot, and does not track it', async () => {
+      const seeded = t.seedSession({ streams: 1 });
+      t.slack.setNotInChannel('C0PRIVATE');
+      const res = await t.slash('/broadcast', `start ${seeded.sessionId} --hls`, { channel: 'C0PRIVATE' });
+      const reply = await res.waitForResponse();
+      expect(reply.body.response_type).toBe('ephemeral');
+      const text = renderedText(reply.body);
+      expect(text).toContain('Live broadcast');
+      expect(text).toContain('Invite me with `/invite @vidops`');
+      const target = decodeValue(BroadcastTargetSchema, buttonValue(reply.body, ACTION.broadcastStop))!;
+      expect(t.emulator.control.getBroadcast(t.project.apiKey, target.b).status).toBe('started');
+      expect(await t.services.store.listWatches({ kind: 'broadcast', resourceId: target.b })).toEqual([]);
     });
   });
 

@@ -2,11 +2,14 @@
 import type { Broadcast } from '../../src/api';
 import { VideoValidationError } from '../../src/api';
 import { readStartForm, blockForField } from '../../src/actions/broadcast-form';
+import { broadcastCommand } from '../../src/commands/broadcast';
+import { commandHelp } from '../../src/views/help';
 import { encodeSessionOption } from '../../src/commands/session-ref';
 import {
   BroadcastTargetSchema,
   MAX_BROADCASTS_IN_LIST,
   broadcastCard,
+  broadcastCardFromSnapshot,
   broadcastLayoutNotice,
   broadcastListMessage,
   broadcastStoppedNotice,
@@ -138,6 +141,31 @@ describe('broadcastCard', () => {
   });
 });
 
+describe('broadcastCardFromSnapshot (the poller\'s redraw)', () => {
+  const watch = { resourceId: broadcast().id, sessionId: broadcast().sessionId, projectName: 'prod' };
+
+  it('shows the statuses the snapshot holds, points to show for the URL, keeps Stop while running', () => {
+    const card = broadcastCardFromSnapshot(watch, { status: 'started', createdAt: T0, maxDurationS: 3600, hls: 'live', rtmp: { yt: 'live', own: 'offline' }, observedAt: T0 + 1000 });
+    expect(messageProblems(card)).toEqual([]);
+    const text = renderedText(card);
+    expect(text).toContain('*HLS* :large_green_circle: live');
+    expect(text).toContain(`\`/broadcast show ${broadcast().id}\``);
+    expect(text).toContain('`yt` — :large_green_circle: live · _key hidden_');
+    expect(text).toContain('`own` — :red_circle: offline');
+    expect(text).toContain('1 h');
+    expect(findElements(card, ACTION.broadcastStop)).toHaveLength(1);
+  });
+
+  it('stopped or gone: no button', () => {
+    for (const snapshot of [{ status: 'stopped', createdAt: T0, rtmp: {}, observedAt: T0 }, { status: 'gone' as const }]) {
+      const card = broadcastCardFromSnapshot(watch, snapshot);
+      expect(messageProblems(card)).toEqual([]);
+      expect(renderedText(card)).toContain('Broadcast stopped');
+      expect(findElements(card, ACTION.broadcastStop)).toEqual([]);
+    }
+  });
+});
+
 describe('list, stop cards and notices', () => {
   it('lists up to 20 broadcasts with a Stop button each, and says how many more', () => {
     const many = Array.from({ length: 25 }, (_v, i) => broadcast({ id: `6706b658-2eba-42cc-b4d2-${String(i).padStart(12, '0')}` }));
@@ -187,6 +215,17 @@ describe('list, stop cards and notices', () => {
     expect(outputsSummary(broadcast({ broadcastUrls: null }))).toBe('no outputs');
     expect(formatBitrate(800_000)).toBe('800 kbit/s');
     expect(formatBitrate(6_000_000)).toBe('6 Mbit/s');
+  });
+});
+
+describe('help', () => {
+  it('/broadcast help fits in one message without cutting any form short', () => {
+    const help = commandHelp(broadcastCommand);
+    expect(messageProblems(help)).toEqual([]);
+    for (const block of help.blocks) {
+      if (block.type === 'section' && block.text) expect(block.text.text.endsWith('…')).toBe(false);
+    }
+    expect(renderedText(help)).toContain('/broadcast start standup --rtmp yt=rtmps://a.rtmp.youtube.com:443/live2/STREAM-KEY --hls --dvr');
   });
 });
 
