@@ -9,6 +9,7 @@ import * as dial from './dial';
 import * as dtmf from './dtmf';
 import * as home from './home';
 import * as muteEveryone from './mute-everyone';
+import * as record from './record';
 import * as render from './render';
 import * as sessionPicker from './session-picker';
 import * as streams from './streams';
@@ -20,6 +21,7 @@ export function register(app: App, services: Services): void {
   muteEveryone.register(app, services);
   sessionPicker.register(app, services);
   home.register(app, services);
+  record.register(app, services);
   captions.register(app, services);
   render.register(app, services);
   dial.register(app, services);

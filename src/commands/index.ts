@@ -20,6 +20,7 @@ import { selectSubcommand, usageProblem } from './grammar';
 import { kickCommand } from './kick';
 import { muteCommand } from './mute';
 import { muteAllCommand } from './mute-all';
+import { recordCommand } from './record';
 import { renderCommand } from './render';
 import { sessionCommand } from './session';
 import { signalCommand } from './signal';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   kickCommand,
   signalCommand,
   sessionCommand,
+  recordCommand,
   captionsCommand,
   renderCommand,
   dialCommand,

@@ -90,3 +90,55 @@ export const BROADCAST_BLOCK = {
   tag: 'broadcast.tag',
   media: 'broadcast.media',
 } as const;
+
+/** `/record`: the recording card and lists, the start modal and the upload-target modal. */
+export const RECORD_ACTION = {
+  /** Stop button (confirmed) on a recording card, a list entry or the `/record stop` choice. */
+  stop: 'vidops.record.stop',
+  /** Download button of an available recording: answers with a fresh URL (valid 10 minutes). */
+  download: 'vidops.record.download',
+  /** Delete button (confirmed, admin) on a recording card or the `/record delete` card. */
+  delete: 'vidops.record.delete',
+  /** "More" under a page of `/record list`. */
+  more: 'vidops.record.more',
+  /** Confirmed button of the `/record storage clear` card. */
+  clearStorage: 'vidops.record.storage_clear',
+  /** Output mode radio of the start modal (re-renders the modal: resolution and layout are composed only). */
+  outputMode: 'vidops.record.output_mode',
+  /** Layout type select of the start modal (re-renders it: screenshare with bestFit, stylesheet with custom). */
+  layoutType: 'vidops.record.layout_type',
+  /** Target type radio of the upload-target modal (re-renders it with that type's fields). */
+  storageType: 'vidops.record.storage_type',
+  /** Every other input of the two modals (the block_id names the field). */
+  field: 'vidops.record.field',
+} as const;
+
+export const RECORD_CALLBACK = {
+  startModal: 'vidops.record.start_modal',
+  storageModal: 'vidops.record.storage_modal',
+} as const;
+
+export const RECORD_BLOCK = {
+  /** Top-of-modal problem (a refusal from the video service after submitting). */
+  problem: 'record_problem',
+  name: 'record_name',
+  outputMode: 'record_output_mode',
+  resolution: 'record_resolution',
+  layoutType: 'record_layout_type',
+  screenshare: 'record_screenshare',
+  stylesheet: 'record_stylesheet',
+  streamMode: 'record_stream_mode',
+  media: 'record_media',
+  tag: 'record_tag',
+  cardActions: 'record_card_actions',
+  storageType: 'storage_type',
+  accessKey: 'storage_access_key',
+  secretKey: 'storage_secret_key',
+  bucket: 'storage_bucket',
+  endpoint: 'storage_endpoint',
+  accountName: 'storage_account_name',
+  accountKey: 'storage_account_key',
+  container: 'storage_container',
+  domain: 'storage_domain',
+  fallback: 'storage_fallback',
+} as const;

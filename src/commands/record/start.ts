@@ -1,0 +1,86 @@
+/**
+ * Starting a recording, from the typed command or the start form: the call, the recording card
+ * in the channel (chat.postMessage, so the poller can redraw it) and the watch that keeps it up
+ * to date.
+ */
+import { type Archive, type StartArchiveOptions, VideoConflictError } from '../../api';
+import type { ProjectClient, Services } from '../../services';
+import { replyEphemeral } from '../../slack/respond';
+import { archiveCard } from '../../views/archive';
+import { EMPTY_START_FORM, recordStartModal } from '../../views/archive-modal';
+import { recordingStartedHeadline } from '../../views/archive-notices';
+import { LIMITS, type PlainTextOption, warning } from '../../views/blocks';
+import { recentOption } from '../../views/session-options';
+import type { CommandInvocation, Interaction } from '../command';
+import { encodeSessionOption, resolveSession } from '../session-ref';
+import { type ArchiveChangeResult, performArchiveChange, runningArchives, trackArchive } from './perform';
+
+export interface SessionTarget {
+  projectName: string;
+  sessionId: string;
+  alias?: string;
+}
+
+/** Starts the recording and posts its card; failures go to the asker unless `quiet`. */
+export async function startRecording(
+  ix: Interaction,
+  s: SessionTarget,
+  options: Omit<StartArchiveOptions, 'sessionId'>,
+  settings: { channelId?: string; quiet?: boolean } = {},
+): Promise<ArchiveChangeResult<Archive>> {
+  const tag = options.multiArchiveTag;
+  const done = await performArchiveChange(
+    ix,
+    {
+      command: '/record start',
+      target: `session ${s.sessionId}${tag !== undefined ? ` tag ${tag}` : ''}`,
+      projectName: s.projectName,
+      channelId: settings.channelId,
+      call: (video) => video.archives.start({ sessionId: s.sessionId, ...options }),
+      notice: (archive) =>
+        archiveCard(archive, { projectName: s.projectName, alias: s.alias, startedBy: ix.userId, headline: recordingStartedHeadline(ix.userId, s) }),
+      context: async (error, video) => ({
+        operation: 'start',
+        project: s.projectName,
+        sessionId: s.sessionId,
+        alias: s.alias,
+        tag,
+        sessionBusy: error instanceof VideoConflictError ? await isRecorded(video, s.sessionId) : undefined,
+      }),
+    },
+    { quiet: settings.quiet },
+  );
+  if (done.ok) await trackArchive(ix, done.result, s.projectName, done.announced, 'card');
+  return done;
+}
+
+/** Whether the session has a recording in progress; undefined when that cannot be read. */
+async function isRecorded(video: ProjectClient, sessionId: string): Promise<boolean | undefined> {
+  try {
+    return (await runningArchives(video, sessionId)).length > 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The channel's session as the form's pre-selected option, when the channel has one. */
+async function channelSessionOption(services: Services, ix: Interaction): Promise<PlainTextOption | undefined> {
+  if (!ix.channelId) return undefined;
+  const binding = await services.store.getChannelBinding(ix.teamId, ix.channelId).catch(() => undefined);
+  if (!binding?.sessionId) return undefined;
+  const resolved = await resolveSession(services, ix, undefined);
+  if (!resolved.ok) return undefined;
+  const s = resolved.value;
+  if (encodeSessionOption(s.projectName, s.sessionId).length > LIMITS.optionValue) return undefined;
+  return recentOption({ teamId: ix.teamId, projectName: s.projectName, sessionId: s.sessionId, usedBy: ix.userId, usedAt: services.clock() }, encodeSessionOption, s.alias);
+}
+
+/** `/record start` with nothing after it: the start form, with the channel's session picked. */
+export async function openStartModal(ix: CommandInvocation): Promise<void> {
+  if (!ix.triggerId) {
+    await replyEphemeral(ix, warning('Slack did not send what is needed to open the form; name the session instead: `/record start <session>`.'));
+    return;
+  }
+  const session = await channelSessionOption(ix.services, ix);
+  await ix.client.views.open({ trigger_id: ix.triggerId, view: recordStartModal({ ...EMPTY_START_FORM, ...(session ? { session } : {}) }, ix.channelId ? { c: ix.channelId } : {}) });
+}

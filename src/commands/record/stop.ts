@@ -1,0 +1,62 @@
+/**
+ * Stopping a recording. Typed with its ID it stops at once (typing the ID is the confirmation);
+ * without one, the session's recordings in progress come back with a Stop button each, behind
+ * Slack's confirm dialog.
+ */
+import { type Archive, VideoConflictError } from '../../api';
+import { replyEphemeral } from '../../slack/respond';
+import { code } from '../../slack/mrkdwn';
+import { stopChoiceMessage } from '../../views/archive';
+import { archiveErrorMessage } from '../../views/archive-errors';
+import { recordingStoppedNotice } from '../../views/archive-notices';
+import { warning } from '../../views/blocks';
+import type { Interaction } from '../command';
+import { type ArchiveChangeResult, performArchiveChange, runningArchives, statusOf, trackArchive } from './perform';
+import type { SessionTarget } from './start';
+
+export interface ArchiveRefTarget {
+  projectName: string;
+  archiveId: string;
+  alias?: string;
+}
+
+export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, options: { quiet?: boolean } = {}): Promise<ArchiveChangeResult<Archive>> {
+  const done = await performArchiveChange(
+    ix,
+    {
+      command: '/record stop',
+      target: `recording ${target.archiveId}`,
+      projectName: target.projectName,
+      call: (video) => video.archives.stop(target.archiveId),
+      notice: (archive) =>
+        recordingStoppedNotice(ix.userId, { projectName: target.projectName, archiveId: archive.id, name: archive.name, sessionId: archive.sessionId, alias: target.alias }),
+      context: async (error, video) => ({
+        operation: 'stop',
+        project: target.projectName,
+        archiveId: target.archiveId,
+        status: error instanceof VideoConflictError ? await statusOf(video, target.archiveId) : undefined,
+      }),
+    },
+    options,
+  );
+  // Reported in the notice's thread, or on the recording's card when this channel already has one.
+  if (done.ok) await trackArchive(ix, done.result, target.projectName, done.announced, 'thread');
+  return done;
+}
+
+/** `/record stop` without an ID: the session's recordings in progress to choose from. */
+export async function offerStopChoice(ix: Interaction, s: SessionTarget): Promise<void> {
+  let running: Archive[];
+  try {
+    running = await runningArchives(ix.services.projects.client(s.projectName), s.sessionId);
+  } catch (error) {
+    ix.logger.warn('listing recordings failed', { error });
+    await replyEphemeral(ix, archiveErrorMessage(error, { operation: 'list', project: s.projectName, sessionId: s.sessionId, alias: s.alias }));
+    return;
+  }
+  if (running.length === 0) {
+    await replyEphemeral(ix, warning(`Nothing is being recorded in session ${code(s.alias ?? s.sessionId)} right now; \`/record list\` shows its recordings.`));
+    return;
+  }
+  await replyEphemeral(ix, stopChoiceMessage(running, s));
+}
