@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type SlackMessage, actions, button, context, fields, section, stripMrkdwn } from './blocks';
+import { type Button, type SlackMessage, actions, button, context, fields, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
 import type { SessionRef } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
@@ -38,6 +38,22 @@ function streamsText(streams: readonly string[] | undefined): string {
   return streams.length > 10 ? `${shown} and ${streams.length - 10} more` : shown;
 }
 
+/** "Stop" for a connector: disconnects its connection (Slack's confirm dialog first). */
+export function audioStopButton(s: SessionRef, facts: Pick<AudioFacts, 'id' | 'connectionId'> & { uri?: string }): Button {
+  return button({
+    actionId: ACTION.stopAudio,
+    text: 'Stop',
+    style: 'danger',
+    value: encodeValue({ ...sessionTarget(s), c: facts.connectionId, i: facts.id }),
+    confirm: {
+      title: 'Stop sending audio?',
+      text: `The connection sending the audio of ${sessionText(s)}${facts.uri ? ` to ${code(facts.uri)}` : ''} is disconnected.`,
+      confirm: 'Stop',
+      danger: true,
+    },
+  });
+}
+
 /** Posted in the channel when the connector starts; the watch replies in its thread. */
 export function audioCard(actor: string, s: SessionRef, facts: AudioFacts): SlackMessage {
   const sentence = `${userMention(actor)} is sending the audio of ${sessionText(s)} to ${code(facts.uri)}.`;
@@ -53,20 +69,7 @@ export function audioCard(actor: string, s: SessionRef, facts: AudioFacts): Slac
     blocks: [
       section(`:headphones: ${sentence}`),
       fields(items),
-      actions([
-        button({
-          actionId: ACTION.stopAudio,
-          text: 'Stop',
-          style: 'danger',
-          value: encodeValue({ ...sessionTarget(s), c: facts.connectionId, i: facts.id }),
-          confirm: {
-            title: 'Stop sending audio?',
-            text: `The connection sending ${sessionText(s)}'s audio to ${code(facts.uri)} is disconnected.`,
-            confirm: 'Stop',
-            danger: true,
-          },
-        }),
-      ]),
+      actions([audioStopButton(s, facts)]),
       context(footer(s)),
     ],
   };

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatDuration } from '../poller/messages';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type KnownBlock, type SlackMessage, actions, button, context, fields, section, stripMrkdwn } from './blocks';
+import { type Button, type KnownBlock, type SlackMessage, actions, button, context, fields, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
 import type { SessionRef } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
@@ -47,6 +47,22 @@ function footer(s: SessionRef): string {
   return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
 }
 
+/** "Stop captions" (Slack's confirm dialog first). */
+export function captionsStopButton(s: SessionRef, captionsId: string): Button {
+  return button({
+    actionId: ACTION.stopCaptions,
+    text: 'Stop captions',
+    style: 'danger',
+    value: encodeValue({ ...sessionTarget(s), i: captionsId }),
+    confirm: {
+      title: 'Stop live captions?',
+      text: `Captions in ${sessionText(s)} stop for everyone. They can be started again with \`/captions start\`.`,
+      confirm: 'Stop captions',
+      danger: true,
+    },
+  });
+}
+
 /** Posted in the channel when captions start; the watch replies in its thread. */
 export function captionsCard(actor: string, s: SessionRef, facts: CaptionsFacts): SlackMessage {
   const sentence = `${userMention(actor)} started live captions in ${sessionText(s)}.`;
@@ -58,20 +74,7 @@ export function captionsCard(actor: string, s: SessionRef, facts: CaptionsFacts)
       `*Partial captions*\n${facts.partialCaptions ? 'on (faster, a little less accurate)' : 'off (final captions only)'}`,
       `*Captions ID*\n${code(facts.captionsId)}`,
     ]),
-    actions([
-      button({
-        actionId: ACTION.stopCaptions,
-        text: 'Stop captions',
-        style: 'danger',
-        value: encodeValue({ ...sessionTarget(s), i: facts.captionsId }),
-        confirm: {
-          title: 'Stop live captions?',
-          text: `Captions in ${sessionText(s)} stop for everyone. They can be started again with \`/captions start\`.`,
-          confirm: 'Stop captions',
-          danger: true,
-        },
-      }),
-    ]),
+    actions([captionsStopButton(s, facts.captionsId)]),
     context(`${footer(s)} · one captions session per video session; \`/captions stop\` stops them too`),
   ];
   return { text: stripMrkdwn(sentence), blocks };

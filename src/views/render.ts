@@ -65,7 +65,8 @@ function pageText(url: string): string {
   return escapeAndTruncate(url, 300);
 }
 
-function stopButton(s: SessionRef, render: Pick<RenderView, 'id' | 'url'>): Button {
+/** "Stop" for a composer (Slack's confirm dialog first); also usable where only its id is known. */
+export function renderStopButton(s: SessionRef, render: Pick<RenderView, 'id'> & { url?: string }): Button {
   return button({
     actionId: ACTION.stopRender,
     text: 'Stop',
@@ -74,7 +75,7 @@ function stopButton(s: SessionRef, render: Pick<RenderView, 'id' | 'url'>): Butt
     accessibilityLabel: `Stop composer ${render.id}`,
     confirm: {
       title: 'Stop this composer?',
-      text: `The page ${escapeAndTruncate(render.url, 150)} stops being published into ${sessionText(s)}.`,
+      text: `${render.url ? `The page ${escapeAndTruncate(render.url, 150)}` : 'Its page'} stops being published into ${sessionText(s)}.`,
       confirm: 'Stop',
       danger: true,
     },
@@ -101,7 +102,7 @@ export function renderCard(actor: string, s: SessionRef, render: RenderView, max
     blocks: [
       section(`:frame_with_picture: ${sentence}\n*Page* ${pageText(render.url)}`),
       detailFields(render, maxDurationS),
-      actions([stopButton(s, render)]),
+      actions([renderStopButton(s, render)]),
       context(`${footer(s)} · the page shows up as a stream once it has loaded`),
     ],
   };
@@ -115,7 +116,7 @@ export function renderDetails(projectName: string, render: RenderView): SlackMes
     section(`*Page* ${pageText(render.url)}\n*Session* ${code(render.sessionId)}`),
     detailFields(render),
   ];
-  if (isRenderRunning(render.status)) blocks.push(actions([stopButton(s, render)]));
+  if (isRenderRunning(render.status)) blocks.push(actions([renderStopButton(s, render)]));
   blocks.push(context(`Project *${escapeAndTruncate(projectName, 100)}* · started <!date^${Math.floor(render.createdAt / 1000)}^{date_short_pretty} {time}|${new Date(render.createdAt).toISOString()}>`));
   return { text: `Composer ${escapeMrkdwn(render.id)}: ${render.status}`, blocks };
 }
@@ -123,7 +124,7 @@ export function renderDetails(projectName: string, render: RenderView): SlackMes
 function listRow(projectName: string, render: RenderView): KnownBlock {
   const title = render.name ? `*${escapeAndTruncate(render.name, 200)}* · ` : '';
   const text = `${title}${renderStatusText(render)}\n${pageText(render.url)}\nSession ${code(render.sessionId)} · ID ${code(render.id)}`;
-  const accessory = isRenderRunning(render.status) ? stopButton({ projectName, sessionId: render.sessionId }, render) : undefined;
+  const accessory = isRenderRunning(render.status) ? renderStopButton({ projectName, sessionId: render.sessionId }, render) : undefined;
   return section(text, accessory);
 }
 

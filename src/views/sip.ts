@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, fields, plain, section, stripMrkdwn } from './blocks';
+import { type Button, type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, fields, plain, section, stripMrkdwn } from './blocks';
 import { ACTION, BLOCK, CALLBACK } from './ids';
 import type { SessionRef } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
@@ -71,10 +71,31 @@ function optionsText(facts: DialFacts): string {
   return options.join(' · ');
 }
 
+/** "Hang up" for a call: force-disconnects its connection (Slack's confirm dialog first). */
+export function hangUpButton(s: SessionRef, call: Pick<DialedCall, 'id' | 'connectionId'>, uri?: string): Button {
+  return button({
+    actionId: ACTION.sipHangUp,
+    text: 'Hang up',
+    style: 'danger',
+    value: encodeValue({ ...sessionTarget(s), c: call.connectionId, i: call.id }),
+    confirm: {
+      title: 'Hang up?',
+      text: `The call${uri ? ` to ${code(uri)}` : ''} is disconnected from ${sessionText(s)}.`,
+      confirm: 'Hang up',
+      danger: true,
+    },
+  });
+}
+
+/** The 4×3 keypad: one actions block per row, each key playing its tone to the call's connection. */
+export function keypadBlocks(s: SessionRef, connectionId: string): KnownBlock[] {
+  const value = encodeValue({ ...sessionTarget(s), c: connectionId });
+  return KEYPAD.map((row) => actions(row.map((key) => button({ actionId: keyActionId(key), text: key, value, accessibilityLabel: `Send ${key} to the call` }))));
+}
+
 /** Posted in the channel when a call is dialed: Hang up, then a 4×3 keypad. */
 export function callCard(actor: string, s: SessionRef, call: DialedCall, facts: DialFacts): SlackMessage {
   const sentence = `${userMention(actor)} dialed ${code(facts.uri)} into ${sessionText(s)}.`;
-  const target = { ...sessionTarget(s), c: call.connectionId };
   const blocks: KnownBlock[] = [
     section(`:telephone_receiver: ${sentence}`),
     fields([
@@ -84,27 +105,11 @@ export function callCard(actor: string, s: SessionRef, call: DialedCall, facts: 
       `*Connection*\n${code(call.connectionId)}`,
       `*Stream*\n${code(call.streamId)}`,
     ]),
-    actions([
-      button({
-        actionId: ACTION.sipHangUp,
-        text: 'Hang up',
-        style: 'danger',
-        value: encodeValue({ ...target, i: call.id }),
-        confirm: {
-          title: 'Hang up?',
-          text: `The call to ${code(facts.uri)} is disconnected from ${sessionText(s)}.`,
-          confirm: 'Hang up',
-          danger: true,
-        },
-      }),
-    ]),
+    actions([hangUpButton(s, call, facts.uri)]),
     context('*Keypad* — each key plays its tone to the call (for menus and PINs).'),
+    ...keypadBlocks(s, call.connectionId),
+    context(`${footer(s)} · a call ends after 5 minutes without media and after 6 hours at most`),
   ];
-  const value = encodeValue(target);
-  for (const row of KEYPAD) {
-    blocks.push(actions(row.map((key) => button({ actionId: keyActionId(key), text: key, value, accessibilityLabel: `Send ${key} to the call` }))));
-  }
-  blocks.push(context(`${footer(s)} · a call ends after 5 minutes without media and after 6 hours at most`));
   return { text: stripMrkdwn(sentence), blocks };
 }
 
