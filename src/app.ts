@@ -8,6 +8,7 @@ import * as actions from './actions';
 import * as commands from './commands';
 import { toBoltLogger } from './log';
 import type { Services } from './services';
+import { routeById } from './slack/router';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -74,8 +75,10 @@ export function createApp(services: Services, options: SlackAppOptions): App {
     ? new App({ ...common, socketMode: true, appToken: options.appToken, customRoutes: [healthRoute()], installerOptions: { port: options.healthPort ?? 3000 } })
     : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger) });
 
-  commands.register(app, services);
-  actions.register(app, services);
+  // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
+  const routed = routeById(app);
+  commands.register(routed, services);
+  actions.register(routed, services);
 
   app.error(async (error) => {
     services.logger.error('unhandled error in a listener', { error });
