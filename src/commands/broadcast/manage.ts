@@ -233,20 +233,19 @@ const layoutSub = defineSubcommand({
   },
 });
 
-const streamSchema = (withMedia: boolean) =>
-  z
-    .object({
-      broadcastId,
-      streamId: identifier('a stream ID'),
-      audioOnly: z.boolean().optional(),
-      videoOnly: z.boolean().optional(),
-      project: projectName.optional(),
-    })
-    .superRefine((args, ctx) => {
-      if (withMedia && args.audioOnly && args.videoOnly) {
-        ctx.addIssue({ code: 'custom', path: ['videoOnly'], message: 'give --audio-only or --video-only, not both (without either, both are included)' });
-      }
-    });
+const removeStreamSchema = z.object({
+  broadcastId,
+  streamId: identifier('a stream ID'),
+  project: projectName.optional(),
+});
+
+const addStreamSchema = removeStreamSchema
+  .extend({ audioOnly: z.boolean().optional(), videoOnly: z.boolean().optional() })
+  .superRefine((args, ctx) => {
+    if (args.audioOnly && args.videoOnly) {
+      ctx.addIssue({ code: 'custom', path: ['videoOnly'], message: 'give --audio-only or --video-only, not both (without either, both are included)' });
+    }
+  });
 
 const addSub = defineSubcommand({
   name: 'add',
@@ -259,7 +258,7 @@ const addSub = defineSubcommand({
       { name: 'video-only', kind: 'boolean', description: 'include only its video' },
       projectFlag,
     ],
-    schema: streamSchema(true),
+    schema: addStreamSchema,
     examples: [`${EXAMPLE_ID} ${EXAMPLE_STREAM}`, `${EXAMPLE_ID} ${EXAMPLE_STREAM} --audio-only`],
   },
   target: (args) => `stream ${args.streamId} → broadcast ${args.broadcastId}`,
@@ -275,7 +274,7 @@ const removeSub = defineSubcommand({
   args: {
     positionals: [broadcastIdArg, { name: 'streamId', label: 'stream-id', description: 'the stream to take out' }],
     flags: [projectFlag],
-    schema: streamSchema(false),
+    schema: removeStreamSchema,
     examples: [`${EXAMPLE_ID} ${EXAMPLE_STREAM}`],
   },
   target: (args) => `stream ${args.streamId} ← broadcast ${args.broadcastId}`,
