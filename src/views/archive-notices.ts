@@ -38,7 +38,7 @@ export function recordingStoppedNotice(actor: string, a: ArchiveRef): SlackMessa
     ':black_square_for_stop:',
     `${userMention(actor)} stopped ${recordingText(a)}${ofSession(a)}.`,
     a,
-    `The file is processed next; this thread says when it can be downloaded (or \`/record show ${a.archiveId}\`).`,
+    `The file is processed next; I will say in this channel when it can be downloaded (or see \`/record show ${a.archiveId}\`).`,
   );
 }
 
