@@ -12,6 +12,8 @@ import { parsePolicy } from './rbac/policy';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { createServices } from './services';
 import { createStore } from './store';
+import { scheduledReportDelivery } from './commands/usage/scheduled';
+import { UsageScheduler } from './schedules';
 
 const SLACK_SETUP = [
   'To connect vidops to Slack:',
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     projects: config.video.projects,
     defaultProject: config.video.defaultProject,
     video: { apiUrl: config.video.apiUrl, account: config.video.account },
+    insightsUrl: config.video.insightsUrl,
     policy: policy.policy,
     admins: config.admins,
     auditChannel: config.auditChannel,
@@ -78,6 +81,14 @@ async function main(): Promise<void> {
     projects: config.video.projects.map((p) => p.name),
     policy: config.policy ? config.policy.path : 'none (everyone is a viewer; VIDOPS_ADMINS are admins)',
   });
+  // Weekly usage reports: every replica runs one; leases on the schedules keep each week's
+  // report to one post (src/schedules/scheduler.ts).
+  const scheduler = new UsageScheduler({
+    store,
+    deliver: scheduledReportDelivery(services, app.client),
+    logger: logger.child({ component: 'usage-scheduler' }),
+  });
+  scheduler.start();
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -94,6 +105,11 @@ async function main(): Promise<void> {
       await app.stop();
     } catch (error) {
       logger.warn('stopping the receiver failed', { error });
+    }
+    try {
+      await scheduler.stop();
+    } catch (error) {
+      logger.warn('stopping the usage scheduler failed', { error });
     }
     try {
       await store.close();

@@ -4,6 +4,8 @@
  * start-up from the validated configuration; tests build it from their own parts.
  */
 import { VideoClient } from './api';
+import { InsightsClient } from './api/insights';
+import { UsageCache } from './commands/usage/cache';
 import type { Projects } from './api/projects';
 import type { SecretBox } from './crypto';
 import type { Logger } from './log';
@@ -125,6 +127,34 @@ export class ProjectRegistry {
   }
 }
 
+/** What the usage reports read from Insights: usage metrics, session summaries, session details. */
+export type InsightsSource = Pick<InsightsClient, 'projectUsage' | 'sessionSummaries' | 'sessions'>;
+
+export type InsightsFactory = (project: ProjectSettings, insightsUrl: string) => InsightsSource;
+
+const defaultInsightsFactory: InsightsFactory = (project, insightsUrl) =>
+  new InsightsClient({ insightsUrl, projectId: project.apiKey, apiSecret: project.apiSecret });
+
+/** One Insights client per configured project, created on first use; none without an Insights URL. */
+function insightsRegistry(
+  projects: readonly ProjectSettings[],
+  insightsUrl: string | undefined,
+  factory: InsightsFactory,
+): (projectName: string) => InsightsSource | undefined {
+  const clients = new Map<string, InsightsSource>();
+  return (projectName) => {
+    if (insightsUrl === undefined) return undefined;
+    let client = clients.get(projectName);
+    if (!client) {
+      const project = projects.find((p) => p.name === projectName);
+      if (!project) throw new Error(`unknown project “${projectName}”`);
+      client = factory(project, insightsUrl);
+      clients.set(projectName, client);
+    }
+    return client;
+  };
+}
+
 export interface Services {
   store: VidopsStore;
   /** Hands something started from Slack to the poller (see poller/track.ts). */
@@ -137,6 +167,10 @@ export interface Services {
   clock: () => number;
   /** Work after an ack awaits `ackGate.idle()` so pending acks go first (see ack-gate.ts). */
   ackGate: AckGate;
+  /** The project's Insights (GraphQL) source; undefined when VIDEO_INSIGHTS_URL is not set. */
+  insights: (projectName: string) => InsightsSource | undefined;
+  /** Usage answers kept for a while, per project and question (`/usage`, weekly reports). */
+  usageCache: UsageCache;
   /** Seals secrets stored at rest (key from VIDOPS_SECRET_KEY); absent when no key is configured. */
   secretBox?: SecretBox;
 }
@@ -154,6 +188,9 @@ export interface ServicesInput {
   clientFactory?: ClientFactory;
   /** How long user-group members are cached (default 5 minutes). */
   usergroupTtlMs?: number;
+  /** Insights (GraphQL) base URL (VIDEO_INSIGHTS_URL); without it, usage reports explain how to set it. */
+  insightsUrl?: string;
+  insightsFactory?: InsightsFactory;
   /** From VIDOPS_SECRET_KEY; without it, nothing that must store a secret can run. */
   secretBox?: SecretBox;
 }
@@ -170,6 +207,8 @@ export function createServices(input: ServicesInput): Services {
     auditChannel: input.auditChannel,
     clock,
     ackGate: new AckGate(),
+    insights: insightsRegistry(input.projects, input.insightsUrl, input.insightsFactory ?? defaultInsightsFactory),
+    usageCache: new UsageCache(),
     ...(input.secretBox ? { secretBox: input.secretBox } : {}),
   };
 }

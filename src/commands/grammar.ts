@@ -10,7 +10,8 @@
  * - `--flag value` and `--flag=value`; list flags accept `a,b` and may repeat; `--` ends flags;
  * - Slack's entity encoding (`&amp;`, `&lt;`, `&gt;`) is decoded first;
  * - optional positionals are filled left to right with whatever the required ones leave over,
- *   so `/signal [session] <type> <data>` reads `/signal chat hi` and `/signal s1 chat hi`.
+ *   so `/signal [session] <type> <data>` reads `/signal chat hi` and `/signal s1 chat hi`;
+ *   a last positional marked `rest` takes all the words left over (`/usage last 30 days`).
  *
  * Usage problems come back as data (what was wrong, the usage line, a correct example); the
  * help texts are generated from the same declarations (see `src/views/help.ts`).
@@ -25,6 +26,9 @@ export interface PositionalSpec {
   readonly label: string;
   readonly description: string;
   readonly optional?: boolean;
+  /** Last positional only: takes every word left over, joined by single spaces
+   * (`/usage last 30 days`). */
+  readonly rest?: boolean;
 }
 
 export type FlagKind = 'boolean' | 'value' | 'list';
@@ -259,6 +263,11 @@ export function parseArgs<S extends z.ZodType>(args: ArgsGrammar<S>, tokens: rea
     }
   }
 
+  const last = args.positionals[args.positionals.length - 1];
+  if (last?.rest && words.length > args.positionals.length) {
+    const from = args.positionals.length - 1;
+    words.splice(from, words.length - from, words.slice(from).join(' '));
+  }
   const required = args.positionals.filter((p) => !p.optional);
   if (words.length < required.length) {
     const missing = required[words.length]!;

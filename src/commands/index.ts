@@ -26,6 +26,7 @@ import { sessionCommand } from './session';
 import { signalCommand } from './signal';
 import { streamsCommand } from './streams';
 import { unmuteAllCommand } from './unmute-all';
+import { usageCommand } from './usage';
 import { videoCommand } from './video';
 import { videoAdminCommand } from './video-admin';
 
@@ -46,6 +47,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   audioConnectCommand,
   broadcastCommand,
   videoAdminCommand,
+  usageCommand,
 ];
 
 /** The slash commands the app registers (manifest.yml must declare exactly these). */

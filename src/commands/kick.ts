@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { kickConfirmCard } from '../views/confirm';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import { resolveSession } from './session-ref';
+import { kickCard } from './usage/resolve-connection';
 
 export const kickCommand = defineCommand({
   command: '/kick',
@@ -16,7 +16,7 @@ export const kickCommand = defineCommand({
       role: 'moderator',
       args: {
         positionals: [
-          { name: 'connectionId', label: 'connection-id', description: 'the connection to drop' },
+          { name: 'connectionId', label: 'connection-id', description: 'the connection to drop, or a stream ID to drop its publisher (found through Advanced Insights)' },
           { name: 'session', label: 'session', optional: true, description: 'session ID or alias; default: the channel’s session' },
         ],
         flags: [projectFlag],
@@ -27,7 +27,8 @@ export const kickCommand = defineCommand({
       async run(ix, args) {
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-        await replyEphemeral(ix, kickConfirmCard(resolved.value, args.connectionId));
+        // A stream ID (as `/streams` shows) is read as the connection publishing it.
+        await replyEphemeral(ix, await kickCard(ix, resolved.value, args.connectionId));
       },
     }),
   ],

@@ -1,9 +1,11 @@
 /** The store for several replicas: PostgreSQL through a `pg` pool. */
 import { Pool, type PoolConfig } from 'pg';
 import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { postgresMigrations } from './migrations/postgres';
 import type { Migration } from './migrations/migration';
 import { inTransaction } from './pg-transaction';
+import { PostgresScheduleStore } from './postgres-schedules';
 import { PostgresWatchStore } from './postgres-watches';
 import {
   LIST_LIMITS,
@@ -52,6 +54,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export class PostgresStore implements VidopsStore {
   private readonly pool: Pool;
   private readonly watches: PostgresWatchStore;
+  private readonly schedules: PostgresScheduleStore;
   private readonly schema: string | undefined;
   private readonly migrations: readonly Migration[];
   private closed = false;
@@ -72,6 +75,7 @@ export class PostgresStore implements VidopsStore {
     // Without a listener, an idle client's error would crash the process.
     this.pool.on('error', (error) => options.onIdleClientError?.(error));
     this.watches = new PostgresWatchStore(this.pool);
+    this.schedules = new PostgresScheduleStore(this.pool);
   }
 
   async migrate(): Promise<void> {
@@ -299,5 +303,29 @@ export class PostgresStore implements VidopsStore {
 
   listOutbox(watchId: string): Promise<OutboxRow[]> {
     return this.watches.listOutbox(watchId);
+  }
+
+  addSchedule(schedule: NewUsageSchedule): Promise<UsageSchedule> {
+    return this.schedules.addSchedule(schedule);
+  }
+
+  getSchedule(teamId: string, id: number): Promise<UsageSchedule | undefined> {
+    return this.schedules.getSchedule(teamId, id);
+  }
+
+  listSchedules(teamId: string, filter?: ScheduleFilter): Promise<UsageSchedule[]> {
+    return this.schedules.listSchedules(teamId, filter);
+  }
+
+  cancelSchedule(teamId: string, id: number, by: string, at: number): Promise<boolean> {
+    return this.schedules.cancelSchedule(teamId, id, by, at);
+  }
+
+  claimDueSchedules(owner: string, now: number, period: string, limit: number, leaseMs: number): Promise<UsageSchedule[]> {
+    return this.schedules.claimDueSchedules(owner, now, period, limit, leaseMs);
+  }
+
+  completeScheduleRun(id: number, owner: string, run: ScheduleRun): Promise<boolean> {
+    return this.schedules.completeScheduleRun(id, owner, run);
   }
 }

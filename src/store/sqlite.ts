@@ -3,8 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
+import { SqliteScheduleStore } from './sqlite-schedules';
 import { SqliteWatchStore } from './sqlite-watches';
 import {
   LIST_LIMITS,
@@ -40,6 +42,7 @@ export class SqliteStore implements VidopsStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly watches: SqliteWatchStore;
+  private readonly schedules: SqliteScheduleStore;
 
   /** Opens (creating it and its directory when needed) the database file, or `:memory:`. */
   constructor(
@@ -52,6 +55,7 @@ export class SqliteStore implements VidopsStore {
     // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
     this.db.pragma('busy_timeout = 5000');
     this.watches = new SqliteWatchStore(this.db, (sql) => this.statement(sql));
+    this.schedules = new SqliteScheduleStore(this.db, (sql) => this.statement(sql));
   }
 
   async migrate(): Promise<void> {
@@ -265,6 +269,30 @@ export class SqliteStore implements VidopsStore {
 
   listOutbox(watchId: string): Promise<OutboxRow[]> {
     return this.watches.listOutbox(watchId);
+  }
+
+  addSchedule(schedule: NewUsageSchedule): Promise<UsageSchedule> {
+    return this.schedules.addSchedule(schedule);
+  }
+
+  getSchedule(teamId: string, id: number): Promise<UsageSchedule | undefined> {
+    return this.schedules.getSchedule(teamId, id);
+  }
+
+  listSchedules(teamId: string, filter?: ScheduleFilter): Promise<UsageSchedule[]> {
+    return this.schedules.listSchedules(teamId, filter);
+  }
+
+  cancelSchedule(teamId: string, id: number, by: string, at: number): Promise<boolean> {
+    return this.schedules.cancelSchedule(teamId, id, by, at);
+  }
+
+  claimDueSchedules(owner: string, now: number, period: string, limit: number, leaseMs: number): Promise<UsageSchedule[]> {
+    return this.schedules.claimDueSchedules(owner, now, period, limit, leaseMs);
+  }
+
+  completeScheduleRun(id: number, owner: string, run: ScheduleRun): Promise<boolean> {
+    return this.schedules.completeScheduleRun(id, owner, run);
   }
 
   /** Prepared once, on first use: tables exist only after `migrate()`. */

@@ -5,6 +5,7 @@
  * features extend these interfaces with new migrations.
  */
 import type { WatchStore } from '../poller/watch';
+import type { ScheduleStore } from '../schedules/types';
 
 /** A channel's defaults: which project and which session commands in it act on. */
 export interface ChannelBinding {
@@ -98,5 +99,6 @@ export interface Store {
   getSecret(name: string): Promise<StoredSecret | undefined>;
 }
 
-/** What `createStore` returns: the application's own data and the poller's watches and outbox. */
-export type VidopsStore = Store & WatchStore;
+/** What `createStore` returns: the application's own data, the poller's watches and outbox, and
+ * the weekly usage report schedules. */
+export type VidopsStore = Store & WatchStore & ScheduleStore;

@@ -6,11 +6,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETRY_FAST, VideoClient } from '../../src/api';
+import { INSIGHTS_RETRY_FAST, InsightsClient, SlidingWindowLimiter } from '../../src/api/insights';
 import { createApp } from '../../src/app';
 import { SecretBox } from '../../src/crypto';
 import { type LogStream, type LogThreshold, createLogger } from '../../src/log';
 import { type Policy, parsePolicy } from '../../src/rbac/policy';
-import { type ProjectSettings, type Services, createServices } from '../../src/services';
+import { type InsightsFactory, type ProjectSettings, type Services, createServices } from '../../src/services';
 import { createStore } from '../../src/store';
 import type { Store } from '../../src/store/types';
 import { type RunningEmulator, startEmulator } from '../../src/emulator';
@@ -37,6 +38,14 @@ export interface TestAppOptions {
   policy?: unknown;
   admins?: string[];
   auditChannel?: string;
+  /** The app's clock is the emulator's (Insights ranges, usage reports); default the wall clock. */
+  useEmulatorClock?: boolean;
+  /** Where the emulator's clock starts (epoch ms); default the emulator's own start. */
+  emulatorStartTime?: number;
+  /** The store to use (migrated here); default a fresh in-memory SQLite store. Closed with the app. */
+  store?: ReturnType<typeof createStore>;
+  /** How Insights clients are made; default one per project on the emulator, fast retries, no rate limit. */
+  insightsFactory?: InsightsFactory;
   /** Extra projects beyond `prod` (credentials from the emulator unless given). */
   extraProjects?: { name: string; channels?: string[]; apiKey?: string; apiSecret?: string }[];
   logLevel?: LogThreshold;
@@ -104,12 +113,16 @@ export interface SubmittedView {
   values: Record<string, Record<string, unknown>>;
 }
 
+/** Insights clients for tests: fast retries, and no client-side rate limit (the emulator enforces it when asked). */
+export const testInsightsFactory: InsightsFactory = (p, insightsUrl) =>
+  new InsightsClient({ insightsUrl, projectId: p.apiKey, apiSecret: p.apiSecret, retry: INSIGHTS_RETRY_FAST, limiter: new SlidingWindowLimiter({ limit: 1_000_000 }) });
+
 let triggerCounter = 0;
 const nextTrigger = (): string => `${++triggerCounter}.${Date.now()}.trigger${triggerCounter}`;
 
 export async function startTestApp(settings: TestAppOptions = {}): Promise<TestApp> {
   const slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
-  const emulator = await startEmulator();
+  const emulator = await startEmulator(settings.emulatorStartTime === undefined ? {} : { startTime: settings.emulatorStartTime });
   const prodCreds = emulator.control.createProject({ name: 'prod' });
   const project = { name: 'prod' as const, ...prodCreds };
   const projects: ProjectSettings[] = [{ name: 'prod', apiKey: project.apiKey, apiSecret: project.apiSecret, channels: [] }];
@@ -121,13 +134,16 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
   if (!parsed.ok) throw new Error(`test policy invalid: ${parsed.problems.join('; ')}`);
   const policy: Policy = parsed.policy;
 
-  const store = createStore('sqlite::memory:');
+  const store = settings.store ?? createStore('sqlite::memory:');
   await store.migrate();
   const logger = createLogger({ level: settings.logLevel ?? (process.env.VIDOPS_TEST_LOG as LogThreshold | undefined) ?? 'silent', stream: settings.logStream ?? process.stderr });
   const account = settings.account === true ? { apiKey: emulator.control.account.key, apiSecret: emulator.control.account.secret } : settings.account;
   const services = createServices({
     store,
     logger,
+    insightsUrl: emulator.insightsUrl,
+    insightsFactory: settings.insightsFactory ?? testInsightsFactory,
+    ...(settings.useEmulatorClock ? { clock: () => emulator.control.now() } : {}),
     projects,
     defaultProject: 'prod',
     video: { apiUrl: emulator.baseUrl, ...(account ? { account } : {}) },

@@ -28,6 +28,19 @@ export interface RecordedResponse {
   seq: number;
 }
 
+/** A file uploaded through `files.uploadV2` (getUploadURLExternal → upload URL → completeUploadExternal). */
+export interface RecordedUpload {
+  fileId: string;
+  filename: string;
+  /** The length announced to files.getUploadURLExternal. */
+  length: number;
+  altText?: string;
+  /** The bytes posted to the upload URL; undefined until they arrive. */
+  bytes?: Buffer;
+  /** Set by files.completeUploadExternal. */
+  completed?: { channelId?: string; title?: string; initialComment?: string; blocks?: unknown; seq: number };
+}
+
 export type Fault = { status: 429; retryAfterSeconds: number } | { status: 500 } | { error: string };
 
 export interface FakeSlackOptions {
@@ -42,6 +55,8 @@ export interface FakeSlack {
   readonly apiUrl: string;
   readonly calls: readonly RecordedCall[];
   readonly responses: readonly RecordedResponse[];
+  /** Files uploaded with files.uploadV2, in the order their upload URLs were handed out. */
+  readonly uploads: readonly RecordedUpload[];
   readonly teamId: string;
   readonly botUserId: string;
   /** A fresh response_url served by this fake. */
@@ -74,7 +89,7 @@ interface ViewRecord {
   view: Record<string, unknown>;
 }
 
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'files']);
 
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const botToken = options.botToken ?? 'xoxb-test-token';
@@ -82,6 +97,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const botUserId = options.botUserId ?? 'U0BOT';
   const calls: RecordedCall[] = [];
   const responses: RecordedResponse[] = [];
+  const uploads: RecordedUpload[] = [];
   const notInChannel = new Set<string>();
   const usergroups = new Map<string, string[]>();
   const faults = new Map<string, { fault: Fault; remaining: number; when?: (body: Record<string, unknown>) => boolean }[]>();
@@ -155,6 +171,31 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (!/^[UW]/.test(user)) return { ok: false, error: 'user_not_found' };
         return { ok: true, user: { id: user, team_id: teamId, name: user.toLowerCase(), real_name: `User ${user}`, tz: 'Europe/Paris', profile: { display_name: user.toLowerCase() } } };
       }
+      case 'files.getUploadURLExternal': {
+        const length = Number(body.length);
+        if (typeof body.filename !== 'string' || body.filename === '') return { ok: false, error: 'invalid_arguments' };
+        if (!Number.isInteger(length) || length <= 0) return { ok: false, error: 'invalid_arguments' };
+        const fileId = nextId('F');
+        uploads.push({ fileId, filename: body.filename, length, ...(typeof body.alt_text === 'string' ? { altText: body.alt_text } : {}) });
+        return { ok: true, upload_url: `${url}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal': {
+        const files = Array.isArray(body.files) ? (body.files as { id?: string; title?: string }[]) : [];
+        const found = files.map((f) => uploads.find((u) => u.fileId === f.id));
+        if (files.length === 0 || found.some((u) => u === undefined || u.bytes === undefined)) return { ok: false, error: 'file_not_found' };
+        const channelId = typeof body.channel_id === 'string' ? body.channel_id : undefined;
+        if (channelId !== undefined && notInChannel.has(channelId)) return { ok: false, error: 'not_in_channel' };
+        found.forEach((u, i) => {
+          u!.completed = {
+            channelId,
+            title: files[i]!.title,
+            ...(typeof body.initial_comment === 'string' ? { initialComment: body.initial_comment } : {}),
+            ...(body.blocks !== undefined ? { blocks: body.blocks } : {}),
+            seq,
+          };
+        });
+        return { ok: true, files: found.map((u, i) => ({ id: u!.fileId, name: u!.filename, title: files[i]!.title ?? u!.filename, size: u!.bytes!.length })) };
+      }
       case 'conversations.info': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
         return { ok: true, channel: { id: channel, name: channel.toLowerCase(), is_channel: true, is_member: !notInChannel.has(channel) } };
@@ -175,10 +216,25 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     events.emit(event, item);
   }
 
-  async function readBody(req: IncomingMessage): Promise<string> {
+  async function readBytes(req: IncomingMessage): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks);
+  }
+
+  /** The upload URL receives the file as the multipart form field `file` (or raw bytes). */
+  async function receiveUpload(fileId: string, bytes: Buffer, contentType: string): Promise<{ status: number; text: string }> {
+    const upload = uploads.find((u) => u.fileId === fileId);
+    if (!upload) return { status: 404, text: 'unknown upload' };
+    let data = bytes;
+    if (contentType.startsWith('multipart/form-data')) {
+      const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
+      const part = [...form.values()].find((v): v is File => typeof v !== 'string');
+      if (!part) return { status: 400, text: 'no file in the form' };
+      data = Buffer.from(await part.arrayBuffer());
+    }
+    upload.bytes = data;
+    return { status: 200, text: `OK - ${data.length}` };
   }
 
   function parseBody(raw: string, contentType: string): Record<string, unknown> {
@@ -206,8 +262,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const raw = await readBody(req);
+      const bytes = await readBytes(req);
       const contentType = String(req.headers['content-type'] ?? '');
+      if (url.pathname.startsWith('/upload/')) {
+        const answer = await receiveUpload(url.pathname.slice('/upload/'.length), bytes, contentType);
+        res.writeHead(answer.status, { 'content-type': 'text/plain' });
+        res.end(answer.text);
+        return;
+      }
+      const raw = bytes.toString('utf8');
       let body: Record<string, unknown>;
       try {
         body = parseBody(raw, contentType);
@@ -286,6 +349,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     apiUrl: `${url}/api/`,
     calls,
     responses,
+    uploads,
     teamId,
     botUserId,
     newResponseUrl: () => `${url}/response/R${String(++responseCounter).padStart(6, '0')}`,

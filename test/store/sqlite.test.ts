@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteMigrations } from '../../src/store/migrations/sqlite';
 import { MEMORY, SqliteStore } from '../../src/store/sqlite';
 import { describeStoreContract } from './contract';
 
@@ -29,7 +30,7 @@ describe('SqliteStore (file)', () => {
     const db = new Database(path, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual([1, 2]);
+      expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(sqliteMigrations.map((m) => m.version));
     } finally {
       db.close();
     }

@@ -116,4 +116,35 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX outbox_by_watch ON outbox (watch_id, id);
     `,
   },
+  {
+    version: 3,
+    name: 'weekly usage report schedules',
+    sql: `
+      CREATE TABLE usage_schedules (
+        id                BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        team_id           TEXT    NOT NULL,
+        channel_id        TEXT    NOT NULL,
+        project_name      TEXT    NOT NULL,
+        weekday           INTEGER NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+        minute_of_day     INTEGER NOT NULL CHECK (minute_of_day BETWEEN 0 AND 1439),
+        time_zone         TEXT    NOT NULL,
+        breakdown         TEXT    CHECK (breakdown IN ('sdk', 'country', 'browser')),
+        created_by        TEXT    NOT NULL,
+        created_at        BIGINT  NOT NULL,
+        next_due_at       BIGINT  NOT NULL,
+        last_period       TEXT,
+        last_delivered_at BIGINT,
+        last_message_ts   TEXT,
+        last_error        TEXT,
+        failures          INTEGER NOT NULL DEFAULT 0,
+        lease_owner       TEXT,
+        lease_until       BIGINT,
+        lease_period      TEXT,
+        cancelled_at      BIGINT,
+        cancelled_by      TEXT
+      );
+      CREATE INDEX usage_schedules_due ON usage_schedules (next_due_at, id) WHERE cancelled_at IS NULL;
+      CREATE INDEX usage_schedules_by_team ON usage_schedules (team_id, id);
+    `,
+  },
 ];

@@ -114,4 +114,36 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX outbox_by_watch ON outbox (watch_id, id);
     `,
   },
+  {
+    version: 3,
+    name: 'weekly usage report schedules',
+    sql: `
+      -- AUTOINCREMENT: a cancelled schedule's id is never handed out again.
+      CREATE TABLE usage_schedules (
+        id                INTEGER PRIMARY KEY AUTOINCREMENT,
+        team_id           TEXT    NOT NULL,
+        channel_id        TEXT    NOT NULL,
+        project_name      TEXT    NOT NULL,
+        weekday           INTEGER NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+        minute_of_day     INTEGER NOT NULL CHECK (minute_of_day BETWEEN 0 AND 1439),
+        time_zone         TEXT    NOT NULL,
+        breakdown         TEXT    CHECK (breakdown IN ('sdk', 'country', 'browser')),
+        created_by        TEXT    NOT NULL,
+        created_at        INTEGER NOT NULL,
+        next_due_at       INTEGER NOT NULL,
+        last_period       TEXT,
+        last_delivered_at INTEGER,
+        last_message_ts   TEXT,
+        last_error        TEXT,
+        failures          INTEGER NOT NULL DEFAULT 0,
+        lease_owner       TEXT,
+        lease_until       INTEGER,
+        lease_period      TEXT,
+        cancelled_at      INTEGER,
+        cancelled_by      TEXT
+      );
+      CREATE INDEX usage_schedules_due ON usage_schedules (next_due_at, id) WHERE cancelled_at IS NULL;
+      CREATE INDEX usage_schedules_by_team ON usage_schedules (team_id, id);
+    `,
+  },
 ];
