@@ -5,6 +5,7 @@
  * over 3 s, and how many follow-ups (the in-channel notices) reached the fake Slack.
  *
  *   npm run bench:ack [-- --requests 2000 --latency 800 --rounds 3]
+ *   BENCH_CPU_PROF=vidops npm run bench:ack   # V8 CPU profile of that process in /tmp/ackprof
  *
  * Three processes, as in production: this one generates the load and measures; an
  * "environment" child runs the fake Slack Web API and the video service emulator (the remote
