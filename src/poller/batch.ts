@@ -13,7 +13,7 @@
  * - Captions need no request: they end by the clock.
  */
 import type { ListedKind, ListedResource, ListedResources, Page } from './resources';
-import { GONE, type ObservedOf, type WatchKind } from './snapshot';
+import { ALL_SESSIONS, type DiscoverySnapshot, GONE, type ObservedOf, type WatchKind, discoveryKinds } from './snapshot';
 import type { Watch } from './watch';
 
 export interface BatchConfig {
@@ -172,21 +172,31 @@ export function planRequests(watches: readonly Watch[], config: BatchConfig = DE
   );
   const sessionScans = planDiscovery(plan, byKind.get('session-discovery') ?? []);
   for (const kind of ['archive', 'broadcast'] as const) planSessionFiltered(plan, kind, byKind.get(kind) ?? [], sessionScans);
-  planRenders(plan, byKind.get('render') ?? []);
+  planRenders(plan, byKind.get('render') ?? [], sessionScans.get(resourceKey('render', ALL_SESSIONS)));
   const streamSessions = new Set([...(byKind.get('sip') ?? []), ...(byKind.get('audio') ?? [])].map((w) => w.sessionId));
   for (const sessionId of streamSessions) plan.add({ type: 'streams', sessionId });
   return { requests: plan.requests, estimatedRequests: plan.estimatedRequests };
 }
 
-/** One page of each session's archives and started broadcasts; returned by `${kind}:${sessionId}`. */
+const kindsOf = (watch: Watch) => discoveryKinds(watch.lastState as DiscoverySnapshot | undefined);
+
+/**
+ * One page of each watched session's archives and started broadcasts (only the kinds its
+ * watches announce), returned by `${kind}:${sessionId}`; the sessions of a watch on every
+ * session (ALL_SESSIONS) are read unfiltered. Composer lists take no session filter, so one
+ * page of them serves every discovery watch of the project, returned by `render:*`.
+ */
 function planDiscovery(plan: PlanBuilder, discoveries: readonly Watch[]): Map<string, ListScan> {
   const scans = new Map<string, ListScan>();
-  for (const sessionId of new Set(discoveries.map((w) => w.sessionId))) {
-    for (const kind of ['archive', 'broadcast'] as const) {
-      const request = plan.scan(kind, [], { sessionId, maxPages: 1, collect: true });
-      scans.set(resourceKey(kind, sessionId), request);
-      plan.add(request);
-    }
+  const add = (kind: ListedKind, sessionId: string): void => {
+    const key = resourceKey(kind, sessionId);
+    if (scans.has(key)) return;
+    const request = plan.scan(kind, [], { sessionId, maxPages: 1, collect: true });
+    scans.set(key, request);
+    plan.add(request);
+  };
+  for (const watch of discoveries) {
+    for (const kind of kindsOf(watch)) add(kind, kind === 'render' ? ALL_SESSIONS : watch.sessionId);
   }
   return scans;
 }
@@ -217,9 +227,16 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
   }
 }
 
-/** Composers: pages only while fewer than one GET per watch, since nothing says where they sit. */
-function planRenders(plan: PlanBuilder, watches: readonly Watch[]): void {
+/**
+ * Composers: ride along the discovery page when there is one (what it misses is read by GET),
+ * else pages only while fewer than one GET per watch, since nothing says where they sit.
+ */
+function planRenders(plan: PlanBuilder, watches: readonly Watch[], shared: ListScan | undefined): void {
   const ids = uniqueIds(watches);
+  if (shared) {
+    for (const id of ids) if (!shared.wanted.includes(id)) shared.wanted.push(id);
+    return;
+  }
   const pages = plan.scanPages('render');
   if (ids.length >= 2 && pages < ids.length) {
     plan.add(plan.scan('render', watches, { maxPages: Math.min(plan.config.maxScanPages, ids.length - 1) }), pages);
@@ -230,7 +247,7 @@ function planRenders(plan: PlanBuilder, watches: readonly Watch[]): void {
 
 /** Requests that reading the watches one GET (or one stream list) at a time would take. */
 export function naiveRequestCount(watches: readonly Watch[]): number {
-  return watches.reduce((sum, w) => sum + (w.kind === 'captions' ? 0 : w.kind === 'session-discovery' ? 2 : 1), 0);
+  return watches.reduce((sum, w) => sum + (w.kind === 'captions' ? 0 : w.kind === 'session-discovery' ? kindsOf(w).length : 1), 0);
 }
 
 /** After one page of a scan: whether another page can still hold something the scan needs. */
@@ -283,9 +300,16 @@ function observationFor(watch: Watch, fetched: Fetched): ObservedOf<WatchKind> |
       return streamIds && { streamIds };
     }
     case 'session-discovery': {
-      const archives = fetched.sessionItems.get(resourceKey('archive', watch.sessionId)) as ListedResources['archive'][] | undefined;
-      const broadcasts = fetched.sessionItems.get(resourceKey('broadcast', watch.sessionId)) as ListedResources['broadcast'][] | undefined;
-      return archives && broadcasts && { archives, broadcasts };
+      // Kinds the watch does not announce were not read: they count as empty.
+      const kinds = kindsOf(watch);
+      const read = <K extends ListedKind>(kind: K, sessionId: string): ListedResources[K][] | undefined =>
+        kinds.includes(kind) ? (fetched.sessionItems.get(resourceKey(kind, sessionId)) as ListedResources[K][] | undefined) : [];
+      const archives = read('archive', watch.sessionId);
+      const broadcasts = read('broadcast', watch.sessionId);
+      const renders = read('render', ALL_SESSIONS);
+      if (!archives || !broadcasts || !renders) return undefined;
+      const inSession = watch.sessionId === ALL_SESSIONS ? renders : renders.filter((r) => r.sessionId === watch.sessionId);
+      return kinds.includes('render') ? { archives, broadcasts, renders: inSession } : { archives, broadcasts };
     }
   }
 }

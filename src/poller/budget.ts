@@ -121,6 +121,11 @@ export function planCycle<W extends Schedulable>(
   for (const [projectName, watches] of groups) {
     watches.sort((a, b) => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const tokens = Math.floor(available(projectName));
+    // Usually everything fits: one costing instead of a search (planning thousands of watches is not free).
+    if (costOf(watches) <= tokens) {
+      byProject.set(projectName, watches);
+      continue;
+    }
     let fits = 0;
     let tooMany = watches.length + 1;
     while (tooMany - fits > 1) {

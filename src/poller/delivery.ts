@@ -193,6 +193,15 @@ export class OutboxDeliverer {
     return this.#ticker.stop();
   }
 
+  /**
+   * Runs a round now instead of at the next tick (the poller just wrote notifications), so a
+   * change reaches Slack without waiting up to a tick. A channel may then get two messages
+   * within a second, which Slack allows as a short burst; its 429s still hold back that channel.
+   */
+  wake(): void {
+    this.#ticker.trigger();
+  }
+
   /** One round: the oldest pending row of each channel, at most one message per channel. */
   async deliverOnce(): Promise<DeliveryReport> {
     const owner = `${this.#settings.instanceId}:d${++this.#rounds}`;

@@ -16,6 +16,7 @@ import {
   wantsNextPage,
 } from './batch';
 import type { ListedKind, ListedResource, Page, PollSource } from './resources';
+import { ALL_SESSIONS } from './snapshot';
 
 export interface Execution {
   fetched: Fetched;
@@ -43,7 +44,8 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
   };
 
   const list = (kind: ListedKind, offset: number, count: number, sessionId: string | undefined): Promise<Page<ListedResource>> => {
-    const query = { offset, count, ...(sessionId !== undefined && { sessionId }) };
+    // A watch on every session reads the unfiltered list.
+    const query = { offset, count, ...(sessionId !== undefined && sessionId !== ALL_SESSIONS && { sessionId }) };
     if (kind === 'archive') return source.archives.list(projectName, query);
     if (kind === 'broadcast') return source.broadcasts.list(projectName, query);
     return source.renders.list(projectName, { offset, count });

@@ -121,6 +121,15 @@ export class MemoryWatchStore implements WatchStore {
     return matched;
   }
 
+  async endWatch(watchId: string, at: number): Promise<boolean> {
+    const watch = this.#watches.get(watchId);
+    if (!watch || watch.endedAt !== undefined) return false;
+    watch.endedAt = at;
+    delete watch.leaseOwner;
+    delete watch.leaseUntil;
+    return true;
+  }
+
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
     const claimed: OutboxRow[] = [];
     const headSeen = new Set<string>();

@@ -63,6 +63,9 @@ const RENDER_STOP_REASONS: Record<string, string> = {
   'Max Duration Exceeded': 'maximum duration reached',
 };
 
+/** Announcements of a watch on every session name the session; the others are in the session's thread. */
+const inSession = (sessionId: string | undefined): string => (sessionId === undefined ? 'this session' : `session ${code(sessionId)}`);
+
 const withDetail = (head: string, detail: string | undefined): string => (detail ? `${head}: ${detail}` : head);
 
 function fileFacts(durationS: number, sizeBytes: number): string {
@@ -131,9 +134,11 @@ export function messageFor(transition: Transition): string {
     case 'audio-ended':
       return 'Audio connection ended: none of its streams is left in the session';
     case 'discovered-archive':
-      return `New recording started in this session${event.state.name ? `: “${escapeMrkdwn(event.state.name)}”` : ''} (${code(event.id)})`;
+      return `New recording started in ${inSession(event.sessionId)}${event.state.name ? `: “${escapeMrkdwn(event.state.name)}”` : ''} (${code(event.id)})`;
     case 'discovered-broadcast':
-      return `New broadcast started in this session (${code(event.id)})`;
+      return `New broadcast started in ${inSession(event.sessionId)} (${code(event.id)})`;
+    case 'discovered-render':
+      return `New composer started in ${inSession(event.sessionId)}${event.state.name ? `: “${escapeMrkdwn(event.state.name)}”` : ''} (${code(event.id)})`;
     case 'status-changed':
       return `${NOUNS[event.kind]} is now ${escapeMrkdwn(event.status)}`;
     case 'gone':

@@ -49,6 +49,8 @@ export interface PollerOptions {
   /** Pause between cycles. */
   tickMs?: number;
   renderCard?: CardRenderer;
+  /** How long the watches this poller spawns (discoveries) may live, per kind. */
+  maxWatchAgeMs?: Readonly<Record<WatchKind, number>>;
 }
 
 export interface CycleReport {
@@ -96,6 +98,7 @@ export class Poller {
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
   readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs'>> & Pick<PollerOptions, 'renderCard'>;
+  readonly #maxAges: Readonly<Record<WatchKind, number>>;
   #cycles = 0;
 
   constructor(options: PollerOptions) {
@@ -108,6 +111,7 @@ export class Poller {
     this.#schedule = options.schedule ?? DEFAULT_SCHEDULE;
     this.#batch = options.batch ?? DEFAULT_BATCH;
     this.#backoff = new ProjectBackoff(this.#schedule, this.#random);
+    this.#maxAges = options.maxWatchAgeMs ?? MAX_WATCH_AGE_MS;
     this.#options = {
       instanceId: options.instanceId,
       claimLimit: options.claimLimit ?? 2_000,
@@ -306,11 +310,11 @@ export class Poller {
     const spawn: NewWatch[] = [];
     for (const transition of transitions) {
       const event = transition.event;
-      if (event.type !== 'discovered-archive' && event.type !== 'discovered-broadcast') {
+      if (event.type !== 'discovered-archive' && event.type !== 'discovered-broadcast' && event.type !== 'discovered-render') {
         kept.push(transition);
         continue;
       }
-      const kind = event.type === 'discovered-archive' ? 'archive' : 'broadcast';
+      const kind = DISCOVERED_KIND[event.type];
       const existing = await this.#store.getWatch(watchIdFor(watch, kind, event.id)).catch((error: unknown) => {
         throw new StoreFailure(error);
       });
@@ -322,10 +326,11 @@ export class Poller {
           target: { teamId: watch.teamId, channelId: watch.channelId, projectName: watch.projectName, ...(threadTs && { threadTs }) },
           kind,
           resourceId: event.id,
-          sessionId: watch.sessionId,
+          // A watch on every session learnt the resource's own session.
+          sessionId: event.sessionId ?? watch.sessionId,
           initialState: event.state,
           now,
-          maxAgeMs: MAX_WATCH_AGE_MS[kind],
+          maxAgeMs: this.#maxAges[kind],
         }),
       );
     }
@@ -369,6 +374,8 @@ export class Poller {
     return hints;
   }
 }
+
+const DISCOVERED_KIND = { 'discovered-archive': 'archive', 'discovered-broadcast': 'broadcast', 'discovered-render': 'render' } as const;
 
 function labelOf(watch: Watch, state: Snapshot | undefined): string {
   const name = state && 'name' in state && typeof state.name === 'string' ? state.name : undefined;

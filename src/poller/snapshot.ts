@@ -65,11 +65,27 @@ export interface AudioSnapshot {
   streamIds?: string[];
 }
 
-/** The session's archives and started broadcasts known so far; new ones are announced. */
+/** What a discovery watch can announce. */
+export const DISCOVERABLE_KINDS = ['archive', 'broadcast', 'render'] as const;
+export type DiscoverableKind = (typeof DISCOVERABLE_KINDS)[number];
+/** What a discovery watch announces when its snapshot names no kinds. */
+export const DEFAULT_DISCOVERY_KINDS: readonly DiscoverableKind[] = ['archive', 'broadcast'];
+
+/**
+ * The `sessionId` of a discovery watch that covers every session of its project: its lists are
+ * read without a session filter. No session ID looks like this.
+ */
+export const ALL_SESSIONS = '*';
+
+/** The session's archives, started broadcasts and active composers known so far; new ones are announced. */
 export interface DiscoverySnapshot {
   status: 'watching';
+  /** What to announce; archives and broadcasts when unset. */
+  kinds?: DiscoverableKind[];
+  /** Set on a watch of every session (ALL_SESSIONS): announcements then name the session. */
+  allSessions?: boolean;
   /** Undefined until the first poll, which learns what exists without announcing it. */
-  known?: { archives: string[]; broadcasts: string[] };
+  known?: { archives: string[]; broadcasts: string[]; renders?: string[] };
 }
 
 export interface GoneSnapshot {
@@ -84,6 +100,8 @@ export interface SessionStreams {
 export interface SessionActivity {
   archives: readonly ArchiveResource[];
   broadcasts: readonly BroadcastResource[];
+  /** The session's composers, when the watch announces them. */
+  renders?: readonly RenderResource[];
 }
 
 export interface KindShapes {
@@ -157,8 +175,18 @@ export function audioSnapshot(streamIds?: readonly string[]): AudioSnapshot {
   return streamIds && streamIds.length > 0 ? { status: 'waiting', streamIds: [...streamIds] } : { status: 'waiting' };
 }
 
-export function discoverySnapshot(known?: DiscoverySnapshot['known']): DiscoverySnapshot {
-  return known ? { status: 'watching', known } : { status: 'watching' };
+export function discoverySnapshot(known?: DiscoverySnapshot['known'], scope: { kinds?: readonly DiscoverableKind[]; allSessions?: boolean } = {}): DiscoverySnapshot {
+  return dropUndefined({
+    status: 'watching' as const,
+    kinds: scope.kinds && [...scope.kinds],
+    allSessions: scope.allSessions || undefined,
+    known,
+  });
+}
+
+/** The kinds a discovery snapshot announces. */
+export function discoveryKinds(snapshot: DiscoverySnapshot | undefined): readonly DiscoverableKind[] {
+  return snapshot?.kinds ?? DEFAULT_DISCOVERY_KINDS;
 }
 
 /** JSON drops undefined fields anyway; dropping them here makes snapshots compare equal after a round trip. */

@@ -18,10 +18,15 @@ export interface TrackRequest {
 
 export type Tracker = (request: TrackRequest) => Promise<void>;
 
-export function storeTracker(store: Pick<WatchStore, 'addWatch' | 'expedite'>, clock: () => number): Tracker {
+/** `maxAgeMs` per kind defaults to MAX_WATCH_AGE_MS (VIDOPS_WATCH_MAX_AGE_HOURS overrides it in main). */
+export function storeTracker(
+  store: Pick<WatchStore, 'addWatch' | 'expedite'>,
+  clock: () => number,
+  maxAgeMs: Readonly<Record<WatchKind, number>> = MAX_WATCH_AGE_MS,
+): Tracker {
   return async ({ kind, resourceId, sessionId, target, initialState }) => {
     const now = clock();
-    const added = await store.addWatch(createWatch({ target, kind, resourceId, sessionId, initialState, now, maxAgeMs: MAX_WATCH_AGE_MS[kind] }));
+    const added = await store.addWatch(createWatch({ target, kind, resourceId, sessionId, initialState, now, maxAgeMs: maxAgeMs[kind] }));
     // A resource tracked again (e.g. stopped from another card) is polled at once instead.
     if (!added) await store.expedite({ kind, resourceId, teamId: target.teamId, channelId: target.channelId }, now);
   };

@@ -17,6 +17,7 @@ import {
   type WatchKind,
   archiveSnapshot,
   broadcastSnapshot,
+  discoveryKinds,
   keepOutputsWhenStopped,
   renderSnapshot,
 } from './snapshot';
@@ -44,8 +45,10 @@ export type TransitionEvent =
   | { type: 'sip-connected' }
   | { type: 'sip-ended'; neverConnected: boolean }
   | { type: 'audio-ended' }
-  | { type: 'discovered-archive'; id: string; state: ArchiveSnapshot }
-  | { type: 'discovered-broadcast'; id: string; state: BroadcastSnapshot }
+  /** `sessionId` is set when the watch covers every session of the project. */
+  | { type: 'discovered-archive'; id: string; state: ArchiveSnapshot; sessionId?: string }
+  | { type: 'discovered-broadcast'; id: string; state: BroadcastSnapshot; sessionId?: string }
+  | { type: 'discovered-render'; id: string; state: RenderSnapshot; sessionId?: string }
   | { type: 'status-changed'; kind: WatchKind; status: string }
   | { type: 'gone'; kind: WatchKind }
   | { type: 'watch-expired'; kind: WatchKind; lastStatus?: string };
@@ -271,21 +274,39 @@ const audio = bySnapshots<'audio'>(
   (snapshot) => snapshot.status === 'ended',
 );
 
-/** Announces archives and broadcasts that appear in the session; the first poll only learns what exists. */
+/** Composer statuses worth announcing: one first seen already stopped is old news. */
+const ACTIVE_RENDER = new Set(['starting', 'started']);
+
+/**
+ * Announces archives, broadcasts and composers (those of its kinds) that appear in the session
+ * or, for a watch of every session, in the project; the first poll only learns what exists.
+ */
 const discovery: Lifecycle<'session-discovery'> = {
   observe(previous, current, { now }) {
-    const archives = current === GONE ? [] : current.archives;
-    const broadcasts = current === GONE ? [] : current.broadcasts.filter((b) => b.status === 'started');
-    const state: DiscoverySnapshot = { status: 'watching', known: { archives: archives.map((a) => a.id), broadcasts: broadcasts.map((b) => b.id) } };
-    const known = previous?.known;
-    if (!known) return { state, transitions: [] };
+    const kinds = discoveryKinds(previous);
+    const wants = (kind: 'archive' | 'broadcast' | 'render'): boolean => current !== GONE && kinds.includes(kind);
+    const archives = wants('archive') && current !== GONE ? current.archives : [];
+    const broadcasts = wants('broadcast') && current !== GONE ? current.broadcasts.filter((b) => b.status === 'started') : [];
+    const renders = wants('render') && current !== GONE ? (current.renders ?? []).filter((r) => ACTIVE_RENDER.has(r.status)) : [];
+    const known: NonNullable<DiscoverySnapshot['known']> = { archives: archives.map((a) => a.id), broadcasts: broadcasts.map((b) => b.id) };
+    if (kinds.includes('render')) known.renders = renders.map((r) => r.id);
+    const state: DiscoverySnapshot = { ...previous, status: 'watching', known };
+    const before = previous?.known;
+    if (!before) return { state, transitions: [] };
+    const where = (sessionId: string) => (previous?.allSessions ? { sessionId } : {});
     const transitions = [
       ...archives
-        .filter((a) => !known.archives.includes(a.id))
-        .map((a) => t(`discovered:archive:${a.id}`, 'info', { type: 'discovered-archive', id: a.id, state: archiveSnapshot(a) })),
+        .filter((a) => !before.archives.includes(a.id))
+        .map((a) => t(`discovered:archive:${a.id}`, 'info', { type: 'discovered-archive', id: a.id, state: archiveSnapshot(a), ...where(a.sessionId) })),
       ...broadcasts
-        .filter((b) => !known.broadcasts.includes(b.id))
-        .map((b) => t(`discovered:broadcast:${b.id}`, 'info', { type: 'discovered-broadcast', id: b.id, state: broadcastSnapshot(b, now) })),
+        .filter((b) => !before.broadcasts.includes(b.id))
+        .map((b) => t(`discovered:broadcast:${b.id}`, 'info', { type: 'discovered-broadcast', id: b.id, state: broadcastSnapshot(b, now), ...where(b.sessionId) })),
+      // A watch that did not announce composers before learns them first, like a first poll.
+      ...(before.renders === undefined
+        ? []
+        : renders
+            .filter((r) => !before.renders!.includes(r.id))
+            .map((r) => t(`discovered:render:${r.id}`, 'info', { type: 'discovered-render', id: r.id, state: renderSnapshot(r), ...where(r.sessionId) }))),
     ];
     return { state, transitions };
   },

@@ -185,6 +185,8 @@ export interface ClaimOptions {
  * - `releaseWatch` gives a lease back without polling (nothing else changes); owner-checked.
  * - `expedite` makes matching, not ended watches due at `now` (`nextPollAt = min(nextPollAt, now)`)
  *   and sets `repollRequested` on those currently leased; it returns how many matched.
+ * - `endWatch` ends a watch at `at` whatever its lease (someone unwatched it) and clears the
+ *   lease, so a poll in flight finds it ended and writes nothing; false when it was not active.
  *
  * Outbox
  * - A row is *claimable* at `now` when it is neither delivered nor discarded, `retryAt <= now`,
@@ -241,6 +243,8 @@ export interface WatchStore {
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean>;
   releaseWatch(watchId: string, owner: string): Promise<boolean>;
   expedite(filter: WatchFilter, now: number): Promise<number>;
+  /** Ends the watch now (an unwatch); resolves false when there was no such active watch. */
+  endWatch(watchId: string, at: number): Promise<boolean>;
 
   claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]>;
   markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean>;

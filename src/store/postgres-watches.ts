@@ -192,6 +192,14 @@ export class PostgresWatchStore implements WatchStore {
     return expedited.rowCount ?? 0;
   }
 
+  async endWatch(watchId: string, at: number): Promise<boolean> {
+    const ended = await this.pool.query(
+      'UPDATE watches SET ended_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND ended_at IS NULL',
+      [watchId, at],
+    );
+    return (ended.rowCount ?? 0) > 0;
+  }
+
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
     if (limit < 1) return [];
     const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [owner, now, limit, leaseMs]);

@@ -176,6 +176,13 @@ export class SqliteWatchStore implements WatchStore {
     return expedited.changes;
   }
 
+  async endWatch(watchId: string, at: number): Promise<boolean> {
+    const ended = this.immediate(() =>
+      this.statement('UPDATE watches SET ended_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND ended_at IS NULL').run(at, watchId),
+    );
+    return ended.changes > 0;
+  }
+
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
     if (limit < 1) return [];
     const rows = this.immediate(

@@ -251,6 +251,10 @@ export class SqliteStore implements VidopsStore {
     return this.watches.expedite(filter, now);
   }
 
+  endWatch(watchId: string, at: number): Promise<boolean> {
+    return this.watches.endWatch(watchId, at);
+  }
+
   claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
     return this.watches.claimOutbox(owner, now, limit, leaseMs);
   }

@@ -238,6 +238,18 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         const watch = await store.getWatch('w');
         expect(watch).toMatchObject({ nextPollAt: T0 + 1_000, repollRequested: false });
       });
+
+      it('ends a watch on request, even while leased: the poll in flight then writes nothing', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        expect(await store.endWatch('w', T0 + 5)).toBe(true);
+        expect(await store.endWatch('w', T0 + 6)).toBe(false);
+        expect(await store.endWatch('missing', T0)).toBe(false);
+        expect(await store.completePoll('w', 'p', pollOutcome({ outbox: [reply('late')] }))).toBe(false);
+        expect(await store.getWatch('w')).toMatchObject({ endedAt: T0 + 5 });
+        expect(await store.listWatches({})).toEqual([]);
+        expect(await store.listOutbox('w')).toEqual([]);
+      });
     });
 
     describe('outbox', () => {
