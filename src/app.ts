@@ -22,6 +22,8 @@ export interface SlackAppOptions {
   healthPort?: number;
   /** WebClient retry policy (tests use a fast one). */
   retryConfig?: webApi.RetryOptions;
+  /** More HTTP routes beside /healthz (e.g. the video service's callbacks). */
+  customRoutes?: CustomRoute[];
 }
 
 export const EVENTS_PATH = '/slack/events';
@@ -42,12 +44,12 @@ export function healthRoute(): CustomRoute {
  * The HTTP receiver, its request listener wrapped so the ack gate knows which requests still
  * wait for their answer.
  */
-function httpReceiver(services: Services, signingSecret: string, logger: ReturnType<typeof toBoltLogger>): HTTPReceiver {
+function httpReceiver(services: Services, signingSecret: string, logger: ReturnType<typeof toBoltLogger>, routes: CustomRoute[]): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret,
     endpoints: EVENTS_PATH,
     processBeforeResponse: false,
-    customRoutes: [healthRoute()],
+    customRoutes: [healthRoute(), ...routes],
     logger,
   });
   const listener = receiver.requestListener;
@@ -71,9 +73,10 @@ export function createApp(services: Services, options: SlackAppOptions): App {
     throw new Error('createApp: a signing secret is needed for HTTP mode (or an app-level token for Socket Mode)');
   }
   const common = { token: options.botToken, logger, logLevel: logger.getLevel() as LogLevel, clientOptions, convoStore: false as const };
+  const routes = options.customRoutes ?? [];
   const app = socketMode
-    ? new App({ ...common, socketMode: true, appToken: options.appToken, customRoutes: [healthRoute()], installerOptions: { port: options.healthPort ?? 3000 } })
-    : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger) });
+    ? new App({ ...common, socketMode: true, appToken: options.appToken, customRoutes: [healthRoute(), ...routes], installerOptions: { port: options.healthPort ?? 3000 } })
+    : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger, routes) });
 
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
   const routed = routeById(app);

@@ -8,6 +8,9 @@ import { createApp } from './app';
 import { formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
 import { SecretBox } from './crypto';
 import { createLogger } from './log';
+import { publishHome } from './actions/home';
+import { pollerRuntime } from './poller/service';
+import { pollerSettingsFromEnv } from './poller/settings';
 import { parsePolicy } from './rbac/policy';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { createServices } from './services';
@@ -44,6 +47,11 @@ async function main(): Promise<void> {
     process.stderr.write(`${formatConfigProblems(['the Slack and video settings are both required to run the app'])}\n${SLACK_SETUP}\n`);
     process.exit(2);
   }
+  const pollerSettings = pollerSettingsFromEnv(process.env);
+  if (!pollerSettings.ok) {
+    process.stderr.write(`${formatConfigProblems(pollerSettings.problems)}\n`);
+    process.exit(2);
+  }
 
   const logger = createLogger({ level: config.logLevel, bindings: { service: 'vidops' } });
   const store = createStore(config.databaseUrl, { logger });
@@ -58,6 +66,7 @@ async function main(): Promise<void> {
     policy: policy.policy,
     admins: config.admins,
     auditChannel: config.auditChannel,
+    watchMaxAgeMs: pollerSettings.settings.maxWatchAgeMs,
     ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),
   });
   // Secrets rotated from Slack (stored encrypted) win over configured ones they replaced; the
@@ -66,12 +75,20 @@ async function main(): Promise<void> {
   await loadStoredSecrets(services, { logger: logger.child({ component: 'secrets' }), seen: seenSecrets });
   const secretReloader = startSecretReloader(services, { logger: logger.child({ component: 'secrets' }), seen: seenSecrets });
   const slack = config.slack;
+  // One poller and one outbox deliverer per process; leases share the work between replicas.
+  const poller = pollerRuntime({
+    services,
+    settings: pollerSettings.settings,
+    slack: { botToken: slack.botToken, apiUrl: slack.apiUrl },
+    publishHome: (client, teamId, userId) => publishHome(client, services, teamId, userId),
+  });
   const app = createApp(services, {
     botToken: slack.botToken,
     signingSecret: slack.signingSecret,
     appToken: slack.mode === 'socket' ? slack.appToken : undefined,
     apiUrl: slack.apiUrl,
     healthPort: config.port,
+    customRoutes: poller.routes,
   });
   const started: unknown = await app.start(config.port);
   const address = started instanceof Server ? started.address() : null;
@@ -81,6 +98,7 @@ async function main(): Promise<void> {
     projects: config.video.projects.map((p) => p.name),
     policy: config.policy ? config.policy.path : 'none (everyone is a viewer; VIDOPS_ADMINS are admins)',
   });
+  poller.start();
   // Weekly usage reports: every replica runs one; leases on the schedules keep each week's
   // report to one post (src/schedules/scheduler.ts).
   const scheduler = new UsageScheduler({
@@ -105,6 +123,12 @@ async function main(): Promise<void> {
       await app.stop();
     } catch (error) {
       logger.warn('stopping the receiver failed', { error });
+    }
+    try {
+      // After the cycle and delivery round in progress; their leases are released.
+      await poller.stop();
+    } catch (error) {
+      logger.warn('stopping the poller failed', { error });
     }
     try {
       await scheduler.stop();

@@ -14,6 +14,9 @@ import type { Policy } from './rbac/policy';
 import { AckGate } from './slack/ack-gate';
 import { UsergroupCache } from './slack/usergroups';
 import { type Tracker, storeTracker } from './poller/track';
+import { HomeViewers } from './poller/home-refresh';
+import { MAX_WATCH_AGE_MS } from './poller/schedule';
+import type { WatchKind } from './poller/watch';
 import type { VidopsStore } from './store/types';
 
 export interface ProjectSettings {
@@ -167,6 +170,10 @@ export interface Services {
   clock: () => number;
   /** Work after an ack awaits `ackGate.idle()` so pending acks go first (see ack-gate.ts). */
   ackGate: AckGate;
+  /** Who opened the App Home tab lately, so the poller can refresh their dashboard after deliveries. */
+  homeViewers: HomeViewers;
+  /** How long a watch may live, per kind. */
+  watchMaxAgeMs: Readonly<Record<WatchKind, number>>;
   /** The project's Insights (GraphQL) source; undefined when VIDEO_INSIGHTS_URL is not set. */
   insights: (projectName: string) => InsightsSource | undefined;
   /** Usage answers kept for a while, per project and question (`/usage`, weekly reports). */
@@ -188,6 +195,8 @@ export interface ServicesInput {
   clientFactory?: ClientFactory;
   /** How long user-group members are cached (default 5 minutes). */
   usergroupTtlMs?: number;
+  /** How long a watch may live, per kind (VIDOPS_WATCH_MAX_AGE_HOURS; MAX_WATCH_AGE_MS by default). */
+  watchMaxAgeMs?: Readonly<Record<WatchKind, number>>;
   /** Insights (GraphQL) base URL (VIDEO_INSIGHTS_URL); without it, usage reports explain how to set it. */
   insightsUrl?: string;
   insightsFactory?: InsightsFactory;
@@ -200,13 +209,15 @@ export function createServices(input: ServicesInput): Services {
   const usergroups = new UsergroupCache({ ttlMs: input.usergroupTtlMs, clock });
   return {
     store: input.store,
-    track: storeTracker(input.store, clock),
+    track: storeTracker(input.store, clock, input.watchMaxAgeMs),
     logger: input.logger,
     projects: new ProjectRegistry(input.projects, input.defaultProject, input.video, input.clientFactory),
     authorizer: new Authorizer(input.policy, input.admins ?? [], usergroups, input.logger.child({ component: 'rbac' })),
     auditChannel: input.auditChannel,
     clock,
     ackGate: new AckGate(),
+    homeViewers: new HomeViewers(),
+    watchMaxAgeMs: input.watchMaxAgeMs ?? MAX_WATCH_AGE_MS,
     insights: insightsRegistry(input.projects, input.insightsUrl, input.insightsFactory ?? defaultInsightsFactory),
     usageCache: new UsageCache(),
     ...(input.secretBox ? { secretBox: input.secretBox } : {}),

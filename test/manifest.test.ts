@@ -57,6 +57,7 @@ describe('manifest.yml', () => {
 
   it('asks for the smallest set of bot scopes', () => {
     // files:write: /usage uploads its daily chart as a PNG (see manifest.yml).
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'commands', 'files:write', 'usergroups:read']);
+    // channels:history and groups:history: the poller's duplicate check before re-posting (see manifest.yml).
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'chat:write', 'commands', 'files:write', 'groups:history', 'usergroups:read']);
   });
 });

@@ -1,8 +1,23 @@
-/** Publishes the App Home tab whenever someone opens it. */
-import type { App } from '@slack/bolt';
+/** Publishes the App Home tab whenever someone opens it (and, through the poller, after changes). */
+import type { App, webApi } from '@slack/bolt';
 import { COMMANDS } from '../commands';
 import type { Services } from '../services';
+import { dashboardBlocks } from '../views/dashboard';
+import { watchButtons } from '../views/dashboard-buttons';
 import { homeView } from '../views/home';
+
+/** Builds and publishes one user's Home tab: role, live dashboard, commands, aliases, recent sessions. */
+export async function publishHome(client: webApi.WebClient, services: Services, teamId: string, userId: string): Promise<void> {
+  const [{ role }, aliases, recent, watches] = await Promise.all([
+    services.authorizer.roleOf(client, userId, undefined),
+    services.store.listAliases(teamId, undefined, 15),
+    services.store.listRecentSessions(teamId, 10),
+    services.store.listWatches({ teamId }),
+  ]);
+  const now = services.clock();
+  const dashboard = dashboardBlocks({ watches, now, buttons: (watch) => watchButtons(watch) });
+  await client.views.publish({ user_id: userId, view: homeView({ role, commands: COMMANDS, aliases, recent, now, dashboard }) });
+}
 
 export function register(app: App, services: Services): void {
   app.event('app_home_opened', async ({ event, body, client }) => {
@@ -10,12 +25,8 @@ export function register(app: App, services: Services): void {
     const teamId = (body as { team_id?: string }).team_id ?? '';
     const logger = services.logger.child({ event: 'app_home_opened', user: event.user });
     try {
-      const [{ role }, aliases, recent] = await Promise.all([
-        services.authorizer.roleOf(client, event.user, undefined),
-        services.store.listAliases(teamId, undefined, 15),
-        services.store.listRecentSessions(teamId, 10),
-      ]);
-      await client.views.publish({ user_id: event.user, view: homeView({ role, commands: COMMANDS, aliases, recent, now: services.clock() }) });
+      services.homeViewers.opened(teamId, event.user, services.clock());
+      await publishHome(client, services, teamId, event.user);
     } catch (error) {
       logger.error('could not publish the home tab', { error });
     }

@@ -13,6 +13,7 @@ import { recordAudit } from './audit';
 import { defineCommand, defineSubcommand } from './command';
 import { aliasName, projectFlag, projectName, sessionRef } from './grammar';
 import { looksLikeSessionId, resolveProject, resolveSession } from './session-ref';
+import { unwatchSub, watchSub, watchesSub } from './watch';
 
 const aliasSub = defineSubcommand({
   name: 'alias',
@@ -166,6 +167,6 @@ const auditSub = defineSubcommand({
 
 export const videoCommand = defineCommand({
   command: '/video',
-  summary: 'Help, session aliases, the channel’s defaults and the audit log.',
-  subcommands: [aliasSub, unaliasSub, aliasesSub, useSub, auditSub],
+  summary: 'Help, session aliases, the channel’s defaults, watches and the audit log.',
+  subcommands: [aliasSub, unaliasSub, aliasesSub, useSub, auditSub, watchSub, unwatchSub, watchesSub],
 });

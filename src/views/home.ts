@@ -11,6 +11,8 @@ export interface HomeData {
   aliases: readonly SessionAlias[];
   recent: readonly RecentSession[];
   now: number;
+  /** What the workspace is watching (views/dashboard.ts), shown first. */
+  dashboard?: readonly KnownBlock[];
 }
 
 function ago(ms: number): string {
@@ -27,6 +29,7 @@ export function homeView(data: HomeData): HomeView {
     header('vidops'),
     section(`Operate video sessions from Slack. You are ${roleWithArticle(data.role)}.`),
     divider(),
+    ...(data.dashboard && data.dashboard.length > 0 ? [...data.dashboard, divider()] : []),
     header('Commands'),
   ];
   const lines = data.commands.flatMap((c) => c.subcommands.map((s) => `\`${escapeMrkdwn(usageLine(c.command, s))}\``));

@@ -13,8 +13,9 @@ import { type LogStream, type LogThreshold, createLogger } from '../../src/log';
 import { type Policy, parsePolicy } from '../../src/rbac/policy';
 import { type InsightsFactory, type ProjectSettings, type Services, createServices } from '../../src/services';
 import { createStore } from '../../src/store';
-import type { Store } from '../../src/store/types';
+import type { VidopsStore } from '../../src/store/types';
 import { type RunningEmulator, startEmulator } from '../../src/emulator';
+import { type PollerHarness, type PollerHarnessOptions, createPollerHarness } from './poller';
 import { type FakeSlack, type RecordedCall, type RecordedResponse, type WaitOptions, startFakeSlack } from './fake-slack';
 import { type SignedRequest, signedEvent, signedInteraction, signedSlashCommand } from './signing';
 
@@ -55,6 +56,11 @@ export interface TestAppOptions {
   account?: true | { apiKey: string; apiSecret: string };
   /** VIDOPS_SECRET_KEY (32 bytes); default none. */
   secretKey?: Buffer;
+  /**
+   * Wire the poller (test/harness/poller.ts), driven by hand through `TestApp.poller`. The app's
+   * clock then is the emulator's, and the fake Slack's message timestamps follow it.
+   */
+  poller?: boolean | PollerHarnessOptions;
 }
 
 export interface Actor {
@@ -84,8 +90,10 @@ export interface TestApp {
   url: string;
   slack: FakeSlack;
   emulator: RunningEmulator;
-  store: Store;
+  store: VidopsStore;
   services: Services;
+  /** Present when started with `poller`. */
+  poller?: PollerHarness;
   project: { name: 'prod'; apiKey: string; apiSecret: string };
   /** Sends a signed slash command. */
   slash(command: string, text: string, actor?: Actor): Promise<SlashResult>;
@@ -121,8 +129,10 @@ let triggerCounter = 0;
 const nextTrigger = (): string => `${++triggerCounter}.${Date.now()}.trigger${triggerCounter}`;
 
 export async function startTestApp(settings: TestAppOptions = {}): Promise<TestApp> {
-  const slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
   const emulator = await startEmulator(settings.emulatorStartTime === undefined ? {} : { startTime: settings.emulatorStartTime });
+  const pollerOptions = settings.poller === true ? {} : settings.poller || undefined;
+  const emulatorClock = () => emulator.control.now();
+  const slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM, ...(pollerOptions && { clock: emulatorClock }) });
   const prodCreds = emulator.control.createProject({ name: 'prod' });
   const project = { name: 'prod' as const, ...prodCreds };
   const projects: ProjectSettings[] = [{ name: 'prod', apiKey: project.apiKey, apiSecret: project.apiSecret, channels: [] }];
@@ -159,12 +169,15 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
         ...(video.account ? { accountApiKey: video.account.apiKey, accountApiSecret: video.account.apiSecret } : {}),
       }),
     ...(settings.secretKey ? { secretBox: new SecretBox(settings.secretKey) } : {}),
+    ...(pollerOptions && { clock: emulatorClock }),
   });
+  const poller = pollerOptions && createPollerHarness({ services, emulator, slackApiUrl: slack.apiUrl, botToken: BOT_TOKEN, options: pollerOptions });
   const app = createApp(services, {
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
     apiUrl: slack.apiUrl,
     retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 1 },
+    ...(poller && { customRoutes: poller.routes }),
   });
   const server = (await app.start(0)) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -366,6 +379,7 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
     emulator,
     store,
     services,
+    ...(poller && { poller: poller.harness }),
     project,
     slash,
     click,
@@ -377,6 +391,7 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
     waitForSlackCall: (method, predicate, opts) => slack.waitForCall(method, predicate, opts),
     seedSession,
     close: async () => {
+      await poller?.harness.stop();
       await app.stop();
       await Promise.all([slack.close(), emulator.close()]);
       await store.close();

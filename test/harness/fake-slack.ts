@@ -41,12 +41,30 @@ export interface RecordedUpload {
   completed?: { channelId?: string; title?: string; initialComment?: string; blocks?: unknown; seq: number };
 }
 
-export type Fault = { status: 429; retryAfterSeconds: number } | { status: 500 } | { error: string };
+/** `applied`: the call takes effect (a message is posted) but the answer is a 500, as when a reply is lost. */
+export type Fault = { status: 429; retryAfterSeconds: number } | { status: 500; applied?: boolean } | { error: string };
+
+/** A message as the fake keeps it (chat.postMessage, then chat.update). */
+export interface StoredMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  text: string;
+  blocks?: unknown;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+  /** How many times chat.update replaced it. */
+  updates: number;
+}
 
 export interface FakeSlackOptions {
   botToken?: string;
   teamId?: string;
   botUserId?: string;
+  /**
+   * Message timestamps follow this clock (epoch ms) instead of a counter from 2023, so that
+   * `oldest` filters line up with the app's own clock (the poller's duplicate check reads them).
+   */
+  clock?: () => number;
 }
 
 export interface FakeSlack {
@@ -67,6 +85,10 @@ export interface FakeSlack {
   setUsergroup(groupId: string, users: string[]): void;
   /** The next `times` calls of `method` (those matching `when`, if given) answer with the fault instead. */
   failNext(method: string, fault: Fault, times?: number, when?: (body: Record<string, unknown>) => boolean): void;
+  /** Messages posted in a channel (thread replies included), oldest first, as last updated. */
+  messages(channelId: string): StoredMessage[];
+  /** The replies in a thread (without its parent), oldest first. */
+  threadReplies(channelId: string, threadTs: string): StoredMessage[];
   /** Calls of `method` recorded after `since` (a sequence mark from `mark()`), oldest first. */
   callsOf(method: string, since?: number): RecordedCall[];
   /** The sequence number the next record will get; pass it as `since`. */
@@ -109,10 +131,75 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let idCounter = 0;
   let responseCounter = 0;
 
+  const stored = new Map<string, StoredMessage[]>();
+  let lastClockTs: [number, number] = [0, 0];
   const nextTs = (): string => {
     tsCounter++;
-    return `${1_700_000_000 + tsCounter}.${String(tsCounter).padStart(6, '0')}`;
+    if (!options.clock) return `${1_700_000_000 + tsCounter}.${String(tsCounter).padStart(6, '0')}`;
+    // Seconds from the clock; the fraction keeps ts unique and increasing when the clock stands still.
+    const ms = options.clock();
+    let seconds = Math.floor(ms / 1000);
+    let micros = (ms % 1000) * 1000;
+    if (seconds < lastClockTs[0] || (seconds === lastClockTs[0] && micros <= lastClockTs[1])) [seconds, micros] = [lastClockTs[0], lastClockTs[1] + 1];
+    if (micros > 999_999) [seconds, micros] = [seconds + 1, 0];
+    lastClockTs = [seconds, micros];
+    return `${seconds}.${String(micros).padStart(6, '0')}`;
   };
+  /** Compares Slack timestamps exactly (as numbers they lose the last digits). */
+  const tsKey = (ts: string): bigint => {
+    const [seconds = '0', fraction = ''] = ts.split('.');
+    return BigInt(seconds) * 1_000_000n + BigInt((fraction + '000000').slice(0, 6) || '0');
+  };
+  const truthy = (value: unknown): boolean => value === true || value === 'true' || value === '1' || value === 1;
+
+  function storeMessage(channel: string, ts: string, body: Record<string, unknown>): void {
+    const list = stored.get(channel) ?? [];
+    const metadata = body.metadata as StoredMessage['metadata'] | undefined;
+    list.push({
+      channel,
+      ts,
+      ...(typeof body.thread_ts === 'string' && body.thread_ts ? { threadTs: body.thread_ts } : {}),
+      text: typeof body.text === 'string' ? body.text : '',
+      ...(body.blocks !== undefined ? { blocks: body.blocks } : {}),
+      ...(metadata && typeof metadata === 'object' ? { metadata } : {}),
+      updates: 0,
+    });
+    stored.set(channel, list);
+  }
+
+  function asApiMessage(m: StoredMessage, withMetadata: boolean): Record<string, unknown> {
+    return {
+      type: 'message',
+      user: botUserId,
+      bot_id: 'B0BOT',
+      ts: m.ts,
+      text: m.text,
+      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+      ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+    };
+  }
+
+  /** One page of `list` (cursor = offset), with Slack's `oldest`/`latest`/`inclusive` filters. */
+  function historyPage(list: StoredMessage[], body: Record<string, unknown>): Record<string, unknown> {
+    const inclusive = truthy(body.inclusive);
+    const oldest = typeof body.oldest === 'string' ? tsKey(body.oldest) : undefined;
+    const latest = typeof body.latest === 'string' ? tsKey(body.latest) : undefined;
+    const within = list.filter((m) => {
+      const key = tsKey(m.ts);
+      if (oldest !== undefined && (inclusive ? key < oldest : key <= oldest)) return false;
+      return !(latest !== undefined && (inclusive ? key > latest : key >= latest));
+    });
+    const limit = Math.min(1000, Math.max(1, Number(body.limit ?? 100) || 100));
+    const offset = typeof body.cursor === 'string' && body.cursor ? Number(body.cursor) : 0;
+    const page = within.slice(offset, offset + limit);
+    const more = offset + limit < within.length;
+    return {
+      ok: true,
+      messages: page.map((m) => asApiMessage(m, truthy(body.include_all_metadata))),
+      has_more: more,
+      response_metadata: { next_cursor: more ? String(offset + limit) : '' },
+    };
+  }
   const nextId = (prefix: string): string => `${prefix}${String(++idCounter).padStart(8, '0')}`;
 
   function takeFault(method: string, body: Record<string, unknown>): Fault | undefined {
@@ -136,15 +223,39 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (body.text === undefined && body.blocks === undefined && body.attachments === undefined) return { ok: false, error: 'no_text' };
         const ts = nextTs();
         const resolved = channel.startsWith('U') ? `D${channel.slice(1)}` : channel;
+        storeMessage(resolved, ts, body);
         return { ok: true, channel: resolved, ts, message: { type: 'message', user: botUserId, bot_id: 'B0BOT', text: body.text ?? '', blocks: body.blocks, ts } };
       }
       case 'chat.postEphemeral':
         if (!channel) return { ok: false, error: 'channel_not_found' };
         if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
         return { ok: true, message_ts: nextTs() };
-      case 'chat.update':
+      case 'chat.update': {
         if (!channel || typeof body.ts !== 'string') return { ok: false, error: 'message_not_found' };
+        const message = stored.get(channel)?.find((m) => m.ts === body.ts);
+        if (message) {
+          message.updates += 1;
+          if (typeof body.text === 'string') message.text = body.text;
+          if (body.blocks !== undefined) message.blocks = body.blocks;
+        }
         return { ok: true, channel, ts: body.ts, text: body.text ?? '', message: { text: body.text ?? '', blocks: body.blocks } };
+      }
+      case 'conversations.history': {
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        // Top-level messages only, newest first.
+        const top = (stored.get(channel) ?? []).filter((m) => !m.threadTs || m.threadTs === m.ts).reverse();
+        return historyPage(top, body);
+      }
+      case 'conversations.replies': {
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        if (typeof body.ts !== 'string') return { ok: false, error: 'invalid_arguments' };
+        const all = stored.get(channel) ?? [];
+        const parent = all.find((m) => m.ts === body.ts);
+        if (!parent) return { ok: false, error: 'thread_not_found' };
+        // The parent first, then its replies, oldest first.
+        return historyPage([parent, ...all.filter((m) => m.threadTs === body.ts && m.ts !== body.ts)], body);
+      }
       case 'views.open':
       case 'views.push': {
         if (typeof body.trigger_id !== 'string' || body.trigger_id.length === 0) return { ok: false, error: 'invalid_trigger_id' };
@@ -294,6 +405,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       record(calls, { method, body, token, at: Date.now(), seq: seq++ }, 'call');
       const fault = takeFault(method, body);
       if (fault) {
+        if ('status' in fault && fault.status === 500 && fault.applied) answerMethod(method, body);
         if ('error' in fault) send(res, 200, { ok: false, error: fault.error });
         else if (fault.status === 429) send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(fault.retryAfterSeconds) });
         else send(res, 500, { ok: false, error: 'internal_error' });
@@ -365,6 +477,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       queue.push({ fault, remaining: times, when });
       faults.set(method, queue);
     },
+    messages: (channelId) => [...(stored.get(channelId) ?? [])],
+    threadReplies: (channelId, threadTs) => (stored.get(channelId) ?? []).filter((m) => m.threadTs === threadTs && m.ts !== threadTs),
     callsOf: (method, since = 0) => calls.filter((c) => c.method === method && c.seq >= since),
     mark: () => seq,
     waitForCall: (method, predicate = () => true, options) =>
