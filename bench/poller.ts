@@ -1,0 +1,515 @@
+/**
+ * The poller at scale: 10,000 watched recordings across 100 sessions, 200 broadcasts and 100
+ * composers in the emulator, each followed in a channel's thread. Prints
+ *   - API calls of a full cycle (every watch polled once) beside one GET per watch (naive);
+ *   - CPU ms per cycle (process.cpuUsage of the app process only);
+ *   - peak RSS of the app process;
+ *   - latency from a state change in the emulator to its Slack post, p50/p99, in simulated time.
+ *
+ *   npm run bench:poller [-- --seconds 45 --changes 250 --slow 3]
+ *
+ * Processes: this launcher transpiles the sources (TypeScript's transpileModule) and runs the
+ * app side as plain JavaScript with a capped heap, as a deployment would run `dist/`; the app
+ * side forks an "environment" that runs the emulator (manual clock) and the fake Slack and seeds
+ * them in-process (REST through the adapter: the control API has no bulk archive seeding). The
+ * app process holds only the app: SQLite store, Poller and OutboxDeliverer as main.ts builds them
+ * (PollerService), the adapter over HTTP, the WebClient poster over HTTP.
+ *
+ * Simulated time: the app and the emulator share one clock that moves 250 ms per step; the
+ * poller runs a cycle every tick (500 ms) and the deliverer a round every second and after each
+ * cycle that found changes, as their tickers do, so latencies are what a deployment would see,
+ * without waiting for them.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { RETRY_DEFAULT, VideoClient } from '../src/api';
+import type { Archive } from '../src/api/archives';
+import type { Broadcast } from '../src/api/broadcasts';
+import type { Render } from '../src/api/render';
+import { createLogger } from '../src/log';
+import type { SlackPoster } from '../src/poller/delivery';
+import { PollerService } from '../src/poller/service';
+import { type PollerSettings, pollerSettingsFromEnv } from '../src/poller/settings';
+import { posterClient, webClientPoster } from '../src/poller/slack-poster';
+import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../src/poller/snapshot';
+import { storeTracker } from '../src/poller/track';
+import { createStore } from '../src/store';
+
+const BOT_TOKEN = 'xoxb-bench-poller';
+const TEAM = 'T0BENCH';
+
+interface Options {
+  sessions: number;
+  archivesPerSession: number;
+  broadcasts: number;
+  renders: number;
+  /** Simulated seconds of the latency run. */
+  seconds: number;
+  /** Scheduled state changes during the run. */
+  changes: number;
+  /** The slow polling interval (s); the fast one is the default 3 s. */
+  slowS: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const value = (name: string, fallback: number): number => {
+    const index = argv.indexOf(`--${name}`);
+    return index === -1 ? fallback : Number(argv[index + 1]);
+  };
+  return {
+    sessions: value('sessions', 100),
+    archivesPerSession: value('archives-per-session', 100),
+    broadcasts: value('broadcasts', 200),
+    renders: value('renders', 100),
+    seconds: value('seconds', 45),
+    changes: value('changes', 250),
+    slowS: value('slow', 3),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// RPC with the environment child.
+
+class Peer {
+  #next = 1;
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor(readonly child: ChildProcess) {
+    child.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string }) => {
+      const waiting = this.#pending.get(msg.id);
+      if (!waiting) return;
+      this.#pending.delete(msg.id);
+      if (msg.ok) waiting.resolve(msg.result);
+      else waiting.reject(new Error(msg.error));
+    });
+  }
+
+  call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.child.send({ id, op, ...args });
+    });
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.send({ id: 0, op: 'exit' });
+    });
+  }
+}
+
+interface SeedSummary {
+  baseUrl: string;
+  slackApiUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  now: number;
+  timings: { rtmpLiveMs: number; renderStartMs: number; archiveProcessingMs: number };
+  counts: { archives: number; broadcasts: number; renders: number };
+}
+
+interface Seeded extends SeedSummary {
+  archives: Archive[];
+  broadcasts: Broadcast[];
+  renders: Render[];
+}
+
+/** The environment: emulator + fake Slack, seeded through the adapter in this process. */
+async function runEnvironment(): Promise<void> {
+  // Imported here: the app process never loads the emulator or the fake Slack.
+  const { startEmulator } = require('../src/emulator') as typeof import('../src/emulator');
+  const { startFakeSlack } = require('../test/harness/fake-slack') as typeof import('../test/harness/fake-slack');
+  const emulator = await startEmulator();
+  const slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM, clock: () => emulator.control.now() });
+  let client: VideoClient | undefined;
+  let apiKey = '';
+  let resources: Pick<Seeded, 'archives' | 'broadcasts' | 'renders'> = { archives: [], broadcasts: [], renders: [] };
+  const ops: Record<string, (msg: Record<string, unknown>) => Promise<unknown>> = {
+    async seed(msg) {
+      const o = msg.options as Options;
+      const project = emulator.control.createProject({ name: 'bench' });
+      apiKey = project.apiKey;
+      client = new VideoClient({ baseUrl: emulator.baseUrl, apiKey: project.apiKey, apiSecret: project.apiSecret, retry: RETRY_DEFAULT });
+      const sessions = Array.from({ length: o.sessions }, () => {
+        const sessionId = emulator.control.createSession(apiKey);
+        const connectionId = emulator.control.connect(apiKey, sessionId);
+        emulator.control.publish(apiKey, sessionId, connectionId, { videoType: 'camera' });
+        return sessionId;
+      });
+      const c = client;
+      const inBatches = async <T>(count: number, make: (i: number) => Promise<T>): Promise<T[]> => {
+        const out: T[] = [];
+        for (let start = 0; start < count; start += 50) {
+          out.push(...(await Promise.all(Array.from({ length: Math.min(50, count - start) }, (_v, k) => make(start + k)))));
+        }
+        return out;
+      };
+      const archives = await inBatches(o.sessions * o.archivesPerSession, (i) =>
+        c.archives.start({ sessionId: sessions[i % o.sessions]!, name: `rec-${i}`, multiArchiveTag: `t${i}` }),
+      );
+      const broadcasts = await inBatches(o.broadcasts, (i) =>
+        c.broadcasts.start({
+          sessionId: sessions[i % o.sessions]!,
+          multiBroadcastTag: `b${i}`,
+          outputs: { rtmp: [{ id: 'out', serverUrl: 'rtmps://live.example.com:443/app', streamName: `key-${i}` }] },
+        }),
+      );
+      const renders = await inBatches(o.renders, (i) => c.render.start({ sessionId: sessions[i % o.sessions]!, url: `https://example.com/page/${i}` }));
+      const timings = emulator.control.transitions();
+      // Only what the watches are built from crosses to the app process.
+      const trimmed = <T extends object>(items: T[], keys: (keyof T)[]): T[] => items.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])) as T);
+      resources = {
+        archives: trimmed(archives, ['id', 'sessionId', 'status', 'createdAt', 'duration', 'size', 'name', 'reason']),
+        broadcasts: trimmed(broadcasts, ['id', 'sessionId', 'status', 'createdAt', 'maxDuration', 'broadcastUrls']),
+        renders: trimmed(renders, ['id', 'sessionId', 'status', 'createdAt', 'name', 'reason']),
+      };
+      return {
+        baseUrl: emulator.baseUrl,
+        slackApiUrl: slack.apiUrl,
+        apiKey: project.apiKey,
+        apiSecret: project.apiSecret,
+        now: emulator.control.now(),
+        timings: { rtmpLiveMs: timings.rtmpLiveMs, renderStartMs: timings.renderStartMs, archiveProcessingMs: timings.archiveProcessingMs },
+        counts: { archives: archives.length, broadcasts: broadcasts.length, renders: renders.length },
+      } satisfies SeedSummary;
+    },
+    /** A slice of what was seeded, so no single message is large. */
+    async resources(msg) {
+      const list = resources[msg.kind as keyof typeof resources] as unknown[];
+      return list.slice(msg.offset as number, (msg.offset as number) + (msg.count as number));
+    },
+    async advance(msg) {
+      emulator.control.advanceTime(msg.ms as number);
+      return emulator.control.now();
+    },
+    async change(msg) {
+      const c = client!;
+      const id = msg.resourceId as string;
+      if (msg.kind === 'archive') await c.archives.stop(id);
+      else if (msg.kind === 'broadcast-stop') await c.broadcasts.stop(id);
+      else if (msg.kind === 'broadcast-offline') emulator.control.setBroadcastOutputStatus(apiKey, id, { rtmp: { out: 'offline' } });
+      else if (msg.kind === 'render') await c.render.stop(id);
+      return emulator.control.now();
+    },
+  };
+  process.on('message', (msg: { id: number; op: string } & Record<string, unknown>) => {
+    if (msg.op === 'exit') {
+      void Promise.all([slack.close(), emulator.close()]).then(() => process.exit(0));
+      return;
+    }
+    const op = ops[msg.op];
+    if (!op) return process.send!({ id: msg.id, ok: false, error: `unknown op ${msg.op}` });
+    op(msg).then(
+      (result) => process.send!({ id: msg.id, ok: true, result }),
+      (error: unknown) => process.send!({ id: msg.id, ok: false, error: String(error) }),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app side.
+
+type ChangeKind = 'archive' | 'broadcast-stop' | 'broadcast-offline' | 'render';
+
+interface Scheduled {
+  at: number;
+  kind: ChangeKind;
+  resourceId: string;
+}
+
+/** A small deterministic PRNG: the same run every time. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const ms = (n: number): string => `${Math.round(n).toLocaleString('en-US')} ms`;
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
+
+async function main(argv: string[]): Promise<void> {
+  const options = parseOptions(argv);
+  const startedAt = Date.now();
+  const env = new Peer(fork(__filename, ['--role', 'env'], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  let rssPeak = 0;
+  let phase = 'seeding';
+  let peakPhase = '';
+  const sampleRss = () => {
+    const rss = process.memoryUsage().rss;
+    if (rss > rssPeak) [rssPeak, peakPhase] = [rss, phase];
+  };
+  const timer = setInterval(sampleRss, 20);
+  timer.unref();
+  try {
+    const summary = await env.call<SeedSummary>('seed', { options });
+    const fetchAll = async <T>(kind: keyof SeedSummary['counts']): Promise<T[]> => {
+      const out: T[] = [];
+      for (let offset = 0; offset < summary.counts[kind]; offset += 1_000) out.push(...(await env.call<T[]>('resources', { kind, offset, count: 1_000 })));
+      return out;
+    };
+    const seeded: Seeded = { ...summary, archives: await fetchAll<Archive>('archives'), broadcasts: await fetchAll<Broadcast>('broadcasts'), renders: await fetchAll<Render>('renders') };
+    const seededIn = Date.now() - startedAt;
+    phase = 'tracking watches';
+    let now = seeded.now;
+    const clock = () => now;
+
+    const logger = createLogger({ level: 'error', stream: process.stderr });
+    const store = createStore('sqlite::memory:');
+    await store.migrate();
+    const client = new VideoClient({ baseUrl: seeded.baseUrl, apiKey: seeded.apiKey, apiSecret: seeded.apiSecret });
+
+    // What the commands would have done: a card per resource (its thread is where news goes) and a watch.
+    const track = storeTracker(store, clock);
+    const channelOf = (sessionId: string) => `C${String(sessionIds.indexOf(sessionId)).padStart(4, '0')}BENCH`;
+    const sessionIds = [...new Set(seeded.archives.map((a) => a.sessionId))];
+    let cardSeq = 0;
+    const target = (sessionId: string) => ({ teamId: TEAM, channelId: channelOf(sessionId), messageTs: `${Math.floor(now / 1000)}.${String(++cardSeq).padStart(6, '0')}`, projectName: 'bench' });
+    for (const a of seeded.archives) await track({ kind: 'archive', resourceId: a.id, sessionId: a.sessionId, initialState: archiveSnapshot(a), target: target(a.sessionId) });
+    for (const b of seeded.broadcasts) await track({ kind: 'broadcast', resourceId: b.id, sessionId: b.sessionId, initialState: broadcastSnapshot(b, now), target: target(b.sessionId) });
+    for (const r of seeded.renders) await track({ kind: 'render', resourceId: r.id, sessionId: r.sessionId, initialState: renderSnapshot(r), target: target(r.sessionId) });
+    phase = 'the cold full cycle';
+    const watched = seeded.archives.length + seeded.broadcasts.length + seeded.renders.length;
+    // From here on only ids are needed; the resources themselves can go.
+    const ids = {
+      archives: seeded.archives.map((a) => a.id),
+      broadcasts: seeded.broadcasts.map((b) => b.id),
+      renders: seeded.renders.map((r) => r.id),
+    };
+    seeded.archives.length = 0;
+    seeded.broadcasts.length = 0;
+    seeded.renders.length = 0;
+
+    // Slack: the WebClient poster against the fake Slack; each post's simulated time is noted.
+    const posted = new Map<string, number>();
+    const inner = webClientPoster(posterClient({ botToken: BOT_TOKEN, slackApiUrl: seeded.slackApiUrl, logger }));
+    const poster: SlackPoster = {
+      ...inner,
+      async postThreadReply(channel, threadTs, text, context) {
+        const result = await inner.postThreadReply(channel, threadTs, text, context);
+        if (!posted.has(context.idempotencyKey)) posted.set(context.idempotencyKey, now);
+        return result;
+      },
+    };
+    // The deployment's settings, through the same environment variables (README, "Poller"):
+    // a budget for a full scan of this project (about 12 calls) every tick; room for the watches
+    // due in one tick (10,300 every 3 s: about 1,700 per 500 ms) and a backlog; every watch polled
+    // every 3 s, which batching makes cheap.
+    const environment = { VIDOPS_POLL_RATE: '30', VIDOPS_POLL_BURST: '60', VIDOPS_POLL_SLOW_SECONDS: String(options.slowS), VIDOPS_POLL_MAX_WATCHES: '5000' };
+    const parsed = pollerSettingsFromEnv(environment);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    const settings: PollerSettings = parsed.settings;
+    const service = new PollerService({ store, clientFor: () => client, poster, settings, logger, instanceId: 'bench', clock, random: mulberry32(1) });
+
+    const cpu = () => {
+      const usage = process.cpuUsage();
+      return (usage.user + usage.system) / 1000;
+    };
+
+    // 1. Full sweeps: every watch due at once, polled in as many cycles as the claim limit takes.
+    const full: { cycles: number; requests: number; naive: number; cpuMs: number; wallMs: number; polled: number }[] = [];
+    for (let i = 0; i < 2; i++) {
+      await store.expedite({}, now);
+      const sweep = { cycles: 0, requests: 0, naive: 0, cpuMs: 0, wallMs: 0, polled: 0 };
+      while (sweep.polled < watched) {
+        const cpu0 = cpu();
+        const wall0 = performance.now();
+        const report = await service.poller.runCycle();
+        sweep.cpuMs += cpu() - cpu0;
+        sweep.wallMs += performance.now() - wall0;
+        sweep.cycles += 1;
+        sweep.requests += report.requests;
+        sweep.naive += report.naiveRequests;
+        sweep.polled += report.polled;
+        sampleRss();
+        // Cycles come a tick apart, and the budget refills meanwhile.
+        now = await env.call<number>('advance', { ms: settings.tickMs });
+        if (sweep.cycles > 50) break;
+      }
+      full.push(sweep);
+      phase = 'the warm full cycle';
+      now = await env.call<number>('advance', { ms: 1_000 });
+      // Deliver what the first sweep found (composers started, broadcasts live) before the run.
+      for (let round = 0; round < 10; round++) await service.deliverer.deliverOnce();
+    }
+
+    // 2. The latency run: changes at random times, cycles and rounds every simulated second.
+    phase = 'the latency run';
+    const random = mulberry32(42);
+    const runStart = now;
+    const pick = <T>(items: readonly T[], count: number): T[] => {
+      const copy = [...items];
+      for (let i = copy.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+      }
+      return copy.slice(0, count);
+    };
+    const window = (options.seconds - 20) * 1000;
+    const at = () => runStart + 5_000 + Math.floor(random() * window);
+    const share = (n: number) => Math.round(options.changes * n);
+    const schedule: Scheduled[] = [
+      ...pick(ids.archives, share(0.7)).map((id) => ({ at: at(), kind: 'archive' as const, resourceId: id })),
+      ...pick(ids.broadcasts, share(0.1)).map((id) => ({ at: at(), kind: 'broadcast-offline' as const, resourceId: id })),
+      ...pick(ids.renders, share(0.1)).map((id) => ({ at: at(), kind: 'render' as const, resourceId: id })),
+    ];
+    // Stops of broadcasts come after their outputs' changes (a stopped broadcast has none).
+    for (const id of pick(ids.broadcasts, share(0.1))) {
+      const offline = schedule.find((s) => s.kind === 'broadcast-offline' && s.resourceId === id);
+      schedule.push({ at: Math.max(at(), (offline?.at ?? 0) + 10_000), kind: 'broadcast-stop', resourceId: id });
+    }
+    schedule.sort((x, y) => x.at - y.at);
+
+    /** What each change should produce: resource and transition key → when it happened. */
+    const expected = new Map<string, number>();
+    const STEP = 250;
+    const TICK = settings.tickMs;
+    const cycleCpu: number[] = [];
+    const cycleRequests: number[] = [];
+    let nextCycle = now;
+    // The deliverer ticks on its own, out of step with the poller.
+    let nextRound = now + 500;
+    let next = 0;
+    const end = runStart + options.seconds * 1000;
+    while (now < end) {
+      while (next < schedule.length && schedule[next]!.at <= now) {
+        const change = schedule[next++]!;
+        const changedAt = await env.call<number>('change', { kind: change.kind, resourceId: change.resourceId });
+        if (change.kind === 'archive') {
+          expected.set(`${change.resourceId}|archive:stopped`, changedAt);
+          expected.set(`${change.resourceId}|archive:available`, changedAt + seeded.timings.archiveProcessingMs);
+        } else if (change.kind === 'broadcast-offline') expected.set(`${change.resourceId}|broadcast:rtmp:out:offline`, changedAt);
+        else if (change.kind === 'broadcast-stop') expected.set(`${change.resourceId}|broadcast:stopped`, changedAt);
+        else expected.set(`${change.resourceId}|render:stopped`, changedAt);
+      }
+      now = await env.call<number>('advance', { ms: STEP });
+      let wake = false;
+      if (now >= nextCycle) {
+        const cpu0 = cpu();
+        const report = await service.poller.runCycle();
+        if (report.claimed > 0) {
+          cycleCpu.push(cpu() - cpu0);
+          cycleRequests.push(report.requests);
+        }
+        nextCycle = now + TICK;
+        // As PollerService does: a cycle that wrote notifications wakes the deliverer.
+        wake = report.transitions > 0;
+      }
+      if (wake || now >= nextRound) {
+        await service.deliverer.deliverOnce();
+        nextRound = now + 1_000;
+      }
+      sampleRss();
+    }
+
+    const liveHeap = process.memoryUsage().heapUsed;
+    // Latencies: each expected change against the first post of its notification.
+    const latencies: number[] = [];
+    let missing = 0;
+    const postedAt = new Map<string, number>();
+    for (const [key, when] of posted) {
+      // `${team}:${channel}:${kind}:${resourceId}:${transitionKey}@${revision}`
+      const [, , , resourceId, ...rest] = key.split(':');
+      const transition = rest.join(':').replace(/@\d+$/, '');
+      const id = `${resourceId}|${transition}`;
+      if (!postedAt.has(id)) postedAt.set(id, when);
+    }
+    for (const [id, changedAt] of expected) {
+      const when = postedAt.get(id);
+      if (when === undefined) missing += 1;
+      else latencies.push(when - changedAt);
+    }
+    const simulatedCalls = cycleRequests.reduce((s, n) => s + n, 0);
+    const steady = full.at(-1)!;
+    const resource = process.resourceUsage();
+
+    const lines = [
+      `Poller bench — ${ids.archives.length.toLocaleString('en-US')} recordings in ${sessionIds.length} sessions, ${ids.broadcasts.length} broadcasts, ${ids.renders.length} composers (${watched.toLocaleString('en-US')} watches, ${sessionIds.length} channels), SQLite in memory`,
+      `  seeded in ${ms(seededIn)}; ${Object.entries(environment).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+      `  (poller tick ${settings.tickMs} ms; polls ${settings.schedule.fastMs / 1000} s after a change, at most ${settings.schedule.slowMs / 1000} s apart, ±${settings.schedule.jitterRatio * 100} %)`,
+      '',
+      `Full cycle (every watch polled once; at most ${settings.perProjectLimit.toLocaleString('en-US')} watches of a project per cycle)`,
+      ...full.map(
+        (f, i) =>
+          `  ${i === 0 ? 'cold' : 'warm'}: ${f.polled.toLocaleString('en-US')} polled in ${f.cycles} cycles: ${f.requests} API calls vs ${f.naive.toLocaleString('en-US')} naive (${(f.naive / f.requests).toFixed(0)}× fewer); CPU ${ms(f.cpuMs)} (${ms(f.cpuMs / f.cycles)} per cycle), wall ${ms(f.wallMs)}`,
+      ),
+      '',
+      `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (and after each cycle that found changes)`,
+      `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}`,
+      `  API calls: ${simulatedCalls.toLocaleString('en-US')} in ${options.seconds} s (${(simulatedCalls / options.seconds).toFixed(1)}/s; naive every ${settings.schedule.slowMs / 1000} s: ${((watched / settings.schedule.slowMs) * 1000).toFixed(0)}/s)`,
+      `  change → Slack post: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} over ${latencies.length} notifications (${missing} missing); target p99 ≤ ${ms(settings.schedule.fastMs + 1_000)}`,
+      '',
+      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(steady.naive / steady.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    await service.stop();
+    await store.close();
+  } finally {
+    await env.stop();
+  }
+}
+
+/**
+ * The app side runs as compiled JavaScript (as `node dist/main.js` runs it; tsx alone adds some
+ * 40 MB), with its heap capped as a container's memory limit would cap it: V8 otherwise grows
+ * the heap far beyond what is live before collecting, and RSS with it.
+ */
+const HEAP_LIMIT_MB = 128;
+const ROOT = join(__dirname, '..');
+
+/**
+ * Transpiles this file and every source file it reaches (relative imports and requires) into
+ * node_modules/.cache, where packages still resolve; returns this file's copy.
+ */
+function compileForBench(): string {
+  const ts = require('typescript') as typeof import('typescript');
+  const out = join(ROOT, 'node_modules', '.cache', 'vidops-bench');
+  rmSync(out, { recursive: true, force: true });
+  const resolve = (from: string, spec: string): string | undefined =>
+    [`${spec}.ts`, join(spec, 'index.ts')].map((candidate) => join(dirname(from), candidate)).find((file) => existsSync(file));
+  const pending = [__filename];
+  const done = new Set<string>();
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (done.has(file)) continue;
+    done.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const imported of ts.preProcessFile(source, true, true).importedFiles) {
+      const next = imported.fileName.startsWith('.') ? resolve(file, imported.fileName) : undefined;
+      if (next) pending.push(next);
+    }
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      fileName: file,
+    });
+    const target = join(out, relative(ROOT, file)).replace(/\.ts$/, '.js');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, outputText);
+  }
+  return join(out, 'bench', 'poller.js');
+}
+
+const roleIndex = process.argv.indexOf('--role');
+if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
+  void runEnvironment();
+} else if (!process.execArgv.some((arg) => arg.startsWith('--max-old-space-size'))) {
+  const compiled = compileForBench();
+  const app = fork(compiled, process.argv.slice(2), { execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`], stdio: 'inherit' });
+  app.on('exit', (code) => process.exit(code ?? 1));
+} else {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
