@@ -13,7 +13,8 @@ import { parseSessionCreateBody } from '../../src/api/sessions';
 import { sipCallSchema } from '../../src/api/sip';
 import { streamInfoSchema, streamListSchema } from '../../src/api/streams';
 
-const FIXTURES = '/work/shared/reference/fixtures';
+// Copied from ../shared/reference/fixtures (public SDK test data; INDEX.md names the sources).
+const FIXTURES = join(__dirname, '..', 'reference', 'fixtures');
 const read = (file: string) => readFileSync(join(FIXTURES, file), 'utf8');
 const schemaFor: Record<string, z.ZodType> = {
   'archive.get': archiveSchema,

@@ -92,7 +92,8 @@ export class InsightsHarness {
 /** The error codes of an answer, in order. */
 export const codes = (res: GraphQLResult): number[] => (res.json?.errors ?? []).map((e: { errorCode: number }) => e.errorCode);
 
-export const REFERENCE_DIR = '/work/shared/reference/insights';
+// Copied from ../shared/reference/insights (README.md names the sources).
+export const REFERENCE_DIR = join(__dirname, '..', 'reference', 'insights');
 
 /** The reference queries (dashboard sample and blog), comment lines removed. */
 export function referenceQueries(): Array<{ name: string; text: string }> {
