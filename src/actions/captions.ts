@@ -1,6 +1,7 @@
 /** "Stop captions" on a live-captions card (behind Slack's confirm dialog). The role is checked again on the click. */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../commands/authorize';
+import { stopCaptionsAndWatches } from '../commands/captions';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
@@ -29,7 +30,7 @@ export function register(app: App, services: Services): void {
       target: `captions ${target.i} in session ${s.sessionId}`,
       projectName: s.projectName,
       errorContext: { operation: 'captions-stop', sessionId: s.sessionId, resourceId: target.i },
-      call: (video) => video.captions.stop(target.i),
+      call: (video) => stopCaptionsAndWatches(ix, video, target.i),
       notice: () => captionsStoppedNotice(ix.userId, target.i, s),
     });
   });

@@ -13,6 +13,7 @@ import { captionsCard, captionsStoppedNotice } from '../views/captions';
 import type { SessionRef } from '../views/notices';
 import { type Interaction, defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
+import type { ProjectClient } from '../services';
 import { performStateChange } from './perform';
 import { resolveProject, resolveSession, sessionName } from './session-ref';
 
@@ -170,11 +171,23 @@ const stopCaptions = defineSubcommand({
       target: `captions ${id}${session ? ` in session ${session.sessionId}` : ''}`,
       projectName: project,
       errorContext: { operation: 'captions-stop', resourceId: id, ...(session ? { sessionId: session.sessionId } : {}) },
-      call: (video) => video.captions.stop(id),
+      call: (video) => stopCaptionsAndWatches(ix, video, id),
       notice: () => captionsStoppedNotice(ix.userId, id, session),
     });
   },
 });
+
+/**
+ * Stops the captions, then ends their watches: the spec has no captions status to read, so a
+ * watch left running would later announce "maximum duration reached" for captions stopped here.
+ */
+export async function stopCaptionsAndWatches(ix: Interaction, video: ProjectClient, captionsId: string): Promise<void> {
+  await video.captions.stop(captionsId);
+  const now = ix.services.clock();
+  for (const watch of await ix.services.store.listWatches({ kind: 'captions', resourceId: captionsId })) {
+    await ix.services.store.endWatch(watch.id, now);
+  }
+}
 
 export const captionsCommand = defineCommand({
   command: '/captions',

@@ -148,6 +148,10 @@ describe('/captions', () => {
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'Stop Requested' }));
       const [audit] = await t.store.listAudit(TEAM, 1);
       expect(audit).toEqual(expect.objectContaining({ command: '/captions stop', outcome: 'ok', target: `captions ${captionsId} in session ${seeded.sessionId}` }));
+      // Their watch ended with them, so it will not announce a maximum duration later.
+      expect(await t.services.store.listWatches({ kind: 'captions', resourceId: captionsId })).toEqual([]);
+      const [ended] = await t.services.store.listWatches({ kind: 'captions', resourceId: captionsId }, { includeEnded: true });
+      expect(ended?.endedAt).toEqual(expect.any(Number));
 
       // They can start again once stopped.
       since = t.slack.mark();
