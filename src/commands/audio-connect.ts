@@ -118,7 +118,7 @@ const audioConnect = defineSubcommand({
           ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
           projectName: s.projectName,
         },
-        initialState: audioSnapshot(streams),
+        initialState: audioSnapshot(streams, done.result.connectionId),
       });
     } catch (error) {
       ix.logger.warn('could not watch the audio connection', { id: done.result.id, error });

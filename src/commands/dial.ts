@@ -110,7 +110,7 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
           ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
           projectName: s.projectName,
         },
-        initialState: sipSnapshot(done.result.streamId, ix.services.clock()),
+        initialState: sipSnapshot(done.result.streamId, ix.services.clock(), done.result.connectionId),
       });
     } catch (error) {
       ix.logger.warn('could not watch the call', { callId: done.result.id, error });

@@ -51,6 +51,8 @@ export interface SipSnapshot {
   status: 'dialing' | 'connected' | 'ended';
   streamId: string;
   dialedAt: number;
+  /** The call's connection: what Hang up disconnects when the card is redrawn. */
+  connectionId?: string;
   /** Set when it ended without its stream ever being seen. */
   neverConnected?: boolean;
 }
@@ -63,6 +65,8 @@ export interface SipSnapshot {
 export interface AudioSnapshot {
   status: 'waiting' | 'active' | 'ended';
   streamIds?: string[];
+  /** The connector's connection: what Stop disconnects when the card is redrawn. */
+  connectionId?: string;
 }
 
 /** What a discovery watch can announce. */
@@ -166,13 +170,13 @@ export function captionsSnapshot(startedAt: number, maxDurationS: number): Capti
   return { status: 'active', startedAt, maxDurationS };
 }
 
-export function sipSnapshot(streamId: string, dialedAt: number): SipSnapshot {
-  return { status: 'dialing', streamId, dialedAt };
+export function sipSnapshot(streamId: string, dialedAt: number, connectionId?: string): SipSnapshot {
+  return connectionId ? { status: 'dialing', streamId, dialedAt, connectionId } : { status: 'dialing', streamId, dialedAt };
 }
 
 /** `streamIds` as given when the connector started; omitted means every stream. */
-export function audioSnapshot(streamIds?: readonly string[]): AudioSnapshot {
-  return streamIds && streamIds.length > 0 ? { status: 'waiting', streamIds: [...streamIds] } : { status: 'waiting' };
+export function audioSnapshot(streamIds?: readonly string[], connectionId?: string): AudioSnapshot {
+  return dropUndefined({ status: 'waiting' as const, streamIds: streamIds && streamIds.length > 0 ? [...streamIds] : undefined, connectionId });
 }
 
 export function discoverySnapshot(known?: DiscoverySnapshot['known'], scope: { kinds?: readonly DiscoverableKind[]; allSessions?: boolean } = {}): DiscoverySnapshot {

@@ -2,16 +2,18 @@
  * The buttons a watched resource offers on the dashboard and on the poller's status cards: the
  * very buttons of its own card (built by its view, same action ids and values), so the listeners
  * that serve the cards serve these too. Only while the resource runs, and only where the watch
- * knows all a button carries: a phone call's Hang up and an audio connection's Stop name the
- * call's connection, which a watch does not keep.
+ * knows all a button carries: a phone call's Hang up and an audio connection's Stop need the
+ * connection id, kept in their snapshots by the commands that start them.
  */
-import type { ArchiveSnapshot, Snapshot } from '../poller/snapshot';
+import type { ArchiveSnapshot, AudioSnapshot, SipSnapshot, Snapshot } from '../poller/snapshot';
 import type { Watch } from '../poller/watch';
 import { stopButton as archiveStopButton, downloadButton } from './archive';
 import type { Button } from './blocks';
 import { stopButton as broadcastStopButton } from './broadcast';
+import { audioStopButton } from './audio';
 import { captionsStopButton } from './captions';
 import { renderStopButton } from './render';
+import { hangUpButton } from './sip';
 
 type Watched = Pick<Watch, 'kind' | 'resourceId' | 'sessionId' | 'projectName'>;
 
@@ -35,6 +37,14 @@ export function watchButtons(watch: Watched & { lastState?: Snapshot }, state: S
       return status === 'starting' || status === 'started' ? [renderStopButton(session, { id: watch.resourceId })] : [];
     case 'captions':
       return status === 'active' ? [captionsStopButton(session, watch.resourceId)] : [];
+    case 'sip': {
+      const connectionId = (state as SipSnapshot | undefined)?.connectionId;
+      return connectionId && status !== 'ended' ? [hangUpButton(session, { id: watch.resourceId, connectionId })] : [];
+    }
+    case 'audio': {
+      const connectionId = (state as AudioSnapshot | undefined)?.connectionId;
+      return connectionId && status !== 'ended' ? [audioStopButton(session, { id: watch.resourceId, connectionId })] : [];
+    }
     default:
       return [];
   }

@@ -67,7 +67,7 @@ describe('/audio-connect', () => {
     expect(findElements(card.body, ACTION.stopAudio)).toEqual([expect.objectContaining({ style: 'danger', confirm: expect.any(Object) })]);
 
     expect(await t.services.store.listWatches({ kind: 'audio', resourceId: id })).toEqual([
-      expect.objectContaining({ sessionId: seeded.sessionId, channelId: CHANNEL, messageTs: expect.any(String), lastState: { status: 'waiting', streamIds: [seeded.streams[0]] } }),
+      expect.objectContaining({ sessionId: seeded.sessionId, channelId: CHANNEL, messageTs: expect.any(String), lastState: { status: 'waiting', streamIds: [seeded.streams[0]], connectionId: t.emulator.control.getAudioConnection(t.project.apiKey, id).connectionId } }),
     ]);
     const [audit] = await t.store.listAudit(TEAM, 1);
     expect(audit).toEqual(expect.objectContaining({ command: '/audio-connect', outcome: 'ok', target: `${WSS} in session ${seeded.sessionId}` }));
@@ -80,7 +80,7 @@ describe('/audio-connect', () => {
     expect(audio.streams).toBeUndefined();
     expect(renderedText(card.body)).toContain('all streams');
     const [watch] = await t.services.store.listWatches({ kind: 'audio', resourceId: id });
-    expect(watch?.lastState).toEqual({ status: 'waiting' });
+    expect(watch?.lastState).toEqual({ status: 'waiting', connectionId: audio.connectionId });
   });
 
   it('Stop disconnects the connector and tells the channel; a second Stop says it has ended', async () => {

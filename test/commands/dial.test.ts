@@ -77,7 +77,7 @@ describe('/dial', () => {
 
       const watches = await t.services.store.listWatches({ kind: 'sip', resourceId: callId });
       expect(watches).toEqual([
-        expect.objectContaining({ sessionId: seeded.sessionId, channelId: CHANNEL, messageTs: expect.any(String), lastState: { status: 'dialing', streamId: call.streamId, dialedAt: expect.any(Number) } }),
+        expect.objectContaining({ sessionId: seeded.sessionId, channelId: CHANNEL, messageTs: expect.any(String), lastState: { status: 'dialing', streamId: call.streamId, dialedAt: expect.any(Number), connectionId: call.connectionId } }),
       ]);
       const [audit] = await t.store.listAudit(TEAM, 1);
       expect(audit).toEqual(expect.objectContaining({ command: '/dial', outcome: 'ok', target: `${URI} in session ${seeded.sessionId}` }));

@@ -135,6 +135,18 @@ describe('card redraws', () => {
     expect(watchButtons(watch('captions', { status: 'ended', startedAt: T0, maxDurationS: 300 }))).toEqual([]);
   });
 
+  it('keeps Hang up on a redrawn call card and Stop on an audio connection card while they run', () => {
+    const call = { status: 'connected' as const, streamId: 'st-1', dialedAt: T0, connectionId: 'conn-call' };
+    const callCard = statusCard({ kind: 'sip', snapshot: call, watch: watch('sip', undefined), transitions: [], now: T0 });
+    expect(JSON.stringify(callCard.blocks)).toContain(ACTION.sipHangUp);
+    expect(JSON.stringify(callCard.blocks)).toContain('conn-call');
+    expect(watchButtons(watch('sip', { ...call, status: 'ended' }))).toEqual([]);
+    const audio = { status: 'active' as const, connectionId: 'conn-audio' };
+    const audioCard = statusCard({ kind: 'audio', snapshot: audio, watch: watch('audio', undefined), transitions: [], now: T0 });
+    expect(JSON.stringify(audioCard.blocks)).toContain(ACTION.stopAudio);
+    expect(watchButtons(watch('audio', { ...audio, status: 'ended' }))).toEqual([]);
+  });
+
   it('draws a broadcast with its own card (statuses only, Stop while it runs)', () => {
     const [, state] = STATES[2]!;
     const card = cardRenderer({ clock: () => T0 })(watch('broadcast', state), state, []);
