@@ -84,6 +84,14 @@ async function projectOf(ix: CommandInvocation, flag: string | undefined): Promi
   return undefined;
 }
 
+/** `show` and `delete` take one recording ID (and the project). */
+const oneArchiveArgs = {
+  positionals: [archivePositional],
+  flags: [projectFlag],
+  schema: z.object({ archive: archiveId, project: projectName.optional() }),
+  examples: ['b40ef09b-3811-4726-b508-e41a0f96c68f'],
+};
+
 export const recordCommand = defineCommand({
   command: '/record',
   summary: 'Record sessions: start, stop, list, download, delete, change the layout or the streams, and set where recordings are uploaded.',
@@ -186,12 +194,7 @@ export const recordCommand = defineCommand({
       name: 'show',
       summary: 'Show one recording with its buttons (Stop, Download, Delete)',
       role: 'viewer',
-      args: {
-        positionals: [archivePositional],
-        flags: [projectFlag],
-        schema: z.object({ archive: archiveId, project: projectName.optional() }),
-        examples: ['b40ef09b-3811-4726-b508-e41a0f96c68f'],
-      },
+      args: oneArchiveArgs,
       target: (args) => args.archive,
       async run(ix, args) {
         const project = await projectOf(ix, args.project);
@@ -202,12 +205,7 @@ export const recordCommand = defineCommand({
       name: 'delete',
       summary: 'Delete an available or uploaded recording (asks for confirmation)',
       role: 'admin',
-      args: {
-        positionals: [archivePositional],
-        flags: [projectFlag],
-        schema: z.object({ archive: archiveId, project: projectName.optional() }),
-        examples: ['b40ef09b-3811-4726-b508-e41a0f96c68f'],
-      },
+      args: oneArchiveArgs,
       target: (args) => args.archive,
       async run(ix, args) {
         const project = await projectOf(ix, args.project);
