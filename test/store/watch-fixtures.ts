@@ -1,26 +1,9 @@
 /** Watches and poll outcomes for the store's own WatchStore tests. */
-import type { NewWatch, OutboxItem, PollOutcome } from '../../src/poller/watch';
+import type { OutboxItem, PollOutcome } from '../../src/poller/watch';
+import { T0, newWatch } from '../poller/watch-store-contract';
 
-export const T0 = 1_700_000_000_000;
-
-export function newWatch(id: string, overrides: Partial<NewWatch> = {}): NewWatch {
-  return {
-    id,
-    teamId: 'T1',
-    channelId: 'C1',
-    messageTs: '1700000000.000100',
-    projectName: 'prod',
-    kind: 'archive',
-    resourceId: `res-${id}`,
-    sessionId: 'S1',
-    lastState: { status: 'started', createdAt: T0, durationS: 0, sizeBytes: 0 },
-    lastChangeAt: T0,
-    nextPollAt: T0,
-    createdAt: T0,
-    expiresAt: T0 + 86_400_000,
-    ...overrides,
-  };
-}
+// Same watches as the contract's; replies without a thread and polls at T0 suit these tests.
+export { T0, newWatch };
 
 export function reply(transitionKey: string, overrides: Partial<OutboxItem> = {}): OutboxItem {
   return { transitionKey, teamId: 'T1', channelId: 'C1', payload: { type: 'reply', text: transitionKey }, ...overrides };
