@@ -1,22 +1,13 @@
 /**
- * Process entry: configuration → store (migrated) → services → Slack app → listening.
+ * Process entry: configuration from the environment → the running product (src/runtime.ts).
  * Exits with code 2 and a list of what to set when the configuration is incomplete, and shuts
  * down cleanly (receiver, then store) on SIGTERM/SIGINT.
  */
-import { Server } from 'node:http';
-import { createApp } from './app';
 import { formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
-import { SecretBox } from './crypto';
 import { createLogger } from './log';
-import { publishHome } from './actions/home';
-import { pollerRuntime } from './poller/service';
 import { pollerSettingsFromEnv } from './poller/settings';
 import { parsePolicy } from './rbac/policy';
-import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
-import { createServices } from './services';
-import { createStore } from './store';
-import { scheduledReportDelivery } from './commands/usage/scheduled';
-import { UsageScheduler } from './schedules';
+import { startVidops } from './runtime';
 
 const SLACK_SETUP = [
   'To connect vidops to Slack:',
@@ -54,59 +45,13 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger({ level: config.logLevel, bindings: { service: 'vidops' } });
-  const store = createStore(config.databaseUrl, { logger });
-  await store.migrate();
-  const services = createServices({
-    store,
-    logger,
-    projects: config.video.projects,
-    defaultProject: config.video.defaultProject,
-    video: { apiUrl: config.video.apiUrl, account: config.video.account },
-    insightsUrl: config.video.insightsUrl,
-    policy: policy.policy,
-    admins: config.admins,
-    auditChannel: config.auditChannel,
-    watchMaxAgeMs: pollerSettings.settings.maxWatchAgeMs,
-    ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),
-  });
-  // Secrets rotated from Slack (stored encrypted) win over configured ones they replaced; the
-  // reloader brings rotations made through other replicas here (src/secrets/README.md).
-  const seenSecrets = new Map<string, number>();
-  await loadStoredSecrets(services, { logger: logger.child({ component: 'secrets' }), seen: seenSecrets });
-  const secretReloader = startSecretReloader(services, { logger: logger.child({ component: 'secrets' }), seen: seenSecrets });
-  const slack = config.slack;
-  // One poller and one outbox deliverer per process; leases share the work between replicas.
-  const poller = pollerRuntime({
-    services,
-    settings: pollerSettings.settings,
-    slack: { botToken: slack.botToken, apiUrl: slack.apiUrl },
-    publishHome: (client, teamId, userId) => publishHome(client, services, teamId, userId),
-  });
-  const app = createApp(services, {
-    botToken: slack.botToken,
-    signingSecret: slack.signingSecret,
-    appToken: slack.mode === 'socket' ? slack.appToken : undefined,
-    apiUrl: slack.apiUrl,
-    healthPort: config.port,
-    customRoutes: poller.routes,
-  });
-  const started: unknown = await app.start(config.port);
-  const address = started instanceof Server ? started.address() : null;
+  const vidops = await startVidops({ config: { ...config, slack: config.slack, video: config.video }, policy: policy.policy, pollerSettings: pollerSettings.settings, logger });
   logger.info('vidops is running', {
-    mode: slack.mode,
-    port: address && typeof address === 'object' ? address.port : config.port,
+    mode: config.slack.mode,
+    port: vidops.port,
     projects: config.video.projects.map((p) => p.name),
     policy: config.policy ? config.policy.path : 'none (everyone is a viewer; VIDOPS_ADMINS are admins)',
   });
-  poller.start();
-  // Weekly usage reports: every replica runs one; leases on the schedules keep each week's
-  // report to one post (src/schedules/scheduler.ts).
-  const scheduler = new UsageScheduler({
-    store,
-    deliver: scheduledReportDelivery(services, app.client),
-    logger: logger.child({ component: 'usage-scheduler' }),
-  });
-  scheduler.start();
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -118,28 +63,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    secretReloader.stop();
-    try {
-      await app.stop();
-    } catch (error) {
-      logger.warn('stopping the receiver failed', { error });
-    }
-    try {
-      // After the cycle and delivery round in progress; their leases are released.
-      await poller.stop();
-    } catch (error) {
-      logger.warn('stopping the poller failed', { error });
-    }
-    try {
-      await scheduler.stop();
-    } catch (error) {
-      logger.warn('stopping the usage scheduler failed', { error });
-    }
-    try {
-      await store.close();
-    } catch (error) {
-      logger.warn('closing the store failed', { error });
-    }
+    await vidops.stop();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
