@@ -7,6 +7,8 @@ module.exports = {
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
     '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+    // The local page's browser modules (plain ES modules, served as-is) under test in node.
+    '^.+/src/local/web/.+\\.js$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   maxWorkers: 2,

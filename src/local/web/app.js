@@ -1,0 +1,494 @@
+/**
+ * The local Slack page: channel list, channel view with threads, composer, modals, App Home and
+ * the emulator side panel (panel.js). State comes from `/local/state`, refreshed on every
+ * Server-Sent Event of `/local/events`; clicks go back as `/local/*` calls (PROTOCOL.md).
+ */
+import { local } from './api.js';
+import { escapeHtml, textObjectToHtml, textObjectToPlain } from './mrkdwn.js';
+import { renderChannel } from './messages.js';
+import { renderHome, renderModal } from './views.js';
+import { readControl, readStateValues, restoreStateValues } from './forms.js';
+import { createPanel } from './panel.js';
+
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  state: null,
+  channel: null,
+  tab: 'channel',
+  expandedThreads: new Set(),
+  /** Per view id: errors from the last view_submission answer. */
+  viewErrors: new Map(),
+  rendered: { messages: '', modal: '', home: '' },
+};
+
+const COMMANDS = ['/record start', '/record list', '/broadcast start', '/usage', '/video', '/session', '/streams', '/watch', '/help'];
+
+function renderContext() {
+  const state = ui.state;
+  return {
+    users: Object.fromEntries([[state.user.id, state.user.name]]),
+    channels: Object.fromEntries(state.channels.map((c) => [c.id, c.name])),
+    botName: 'vidops',
+    botUserId: 'U0LOCALBOT',
+  };
+}
+
+function showError(text) {
+  $('composer-error').textContent = text ?? '';
+}
+
+// ---- rendering -------------------------------------------------------------------------
+
+function renderSidebar() {
+  const list = $('channel-list');
+  list.innerHTML = ui.state.channels
+    .map((c) => {
+      const current = ui.tab === 'channel' && c.id === ui.channel;
+      return `<li><button type="button" class="sidebar-item" data-channel="${escapeHtml(c.id)}"${current ? ' aria-current="page"' : ''}><span aria-hidden="true" class="sidebar-hash">#</span>${escapeHtml(c.name)}</button></li>`;
+    })
+    .join('');
+  const home = $('open-home');
+  if (ui.tab === 'home') home.setAttribute('aria-current', 'page');
+  else home.removeAttribute('aria-current');
+}
+
+function nearBottom(element) {
+  return element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+}
+
+function renderMessages() {
+  const container = $('messages');
+  const html = renderChannel(ui.state.messages, ui.channel, ui.expandedThreads, renderContext());
+  if (html === ui.rendered.messages) return;
+  const stick = nearBottom(container) || ui.rendered.messages === '';
+  ui.rendered.messages = html;
+  container.innerHTML = html;
+  if (stick) container.scrollTop = container.scrollHeight;
+}
+
+function renderHomeTab() {
+  const html = renderHome(ui.state.home, renderContext());
+  if (html === ui.rendered.home) return;
+  ui.rendered.home = html;
+  $('home').innerHTML = html;
+}
+
+function renderModalStack() {
+  const root = $('modal-root');
+  const top = ui.state.views.at(-1);
+  if (!top) {
+    ui.rendered.modal = '';
+    root.innerHTML = '';
+    root.hidden = true;
+    return;
+  }
+  const view = { ...top, errors: ui.viewErrors.get(top.id) ?? top.errors };
+  const html = renderModal(view, renderContext());
+  if (html === ui.rendered.modal) return;
+  const previousForm = root.querySelector('form.modal-form');
+  const sameView = previousForm?.dataset.viewId === top.id;
+  const typed = sameView ? readStateValues(previousForm) : null;
+  const focusedId = sameView ? document.activeElement?.id : null;
+  ui.rendered.modal = html;
+  root.innerHTML = html;
+  root.hidden = false;
+  const form = root.querySelector('form.modal-form');
+  if (typed) restoreStateValues(form, typed);
+  const focusTarget = (focusedId && document.getElementById(focusedId)) || form.querySelector('.bk-input--error [data-input], .bk-input--error input, [data-input]');
+  if (focusTarget && (!sameView || focusedId)) focusTarget.focus({ preventScroll: true });
+}
+
+function renderTitle() {
+  const channel = ui.state.channels.find((c) => c.id === ui.channel);
+  $('view-title').textContent = ui.tab === 'home' ? 'vidops' : `#${channel?.name ?? ui.channel}`;
+  $('view-subtitle').textContent = ui.tab === 'home' ? 'App Home' : 'Operate the Video Session Service with slash commands';
+  $('messages').hidden = ui.tab !== 'channel';
+  $('composer').hidden = ui.tab !== 'channel';
+  $('home').hidden = ui.tab !== 'home';
+  $('composer-input').setAttribute('placeholder', `Message #${channel?.name ?? ''} — type a slash command, e.g. /record start`);
+}
+
+function render() {
+  if (!ui.state) return;
+  renderSidebar();
+  renderTitle();
+  if (ui.tab === 'channel') renderMessages();
+  else renderHomeTab();
+  renderModalStack();
+  panel.render(ui.state.emulator);
+}
+
+// ---- state and live updates ---------------------------------------------------------------
+
+let refreshing = null;
+let refreshAgain = false;
+
+/** Refetches `/local/state`; calls made while one is in flight collapse into one more. */
+async function refresh() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      const state = await local.state();
+      if (state.ok === false) throw new Error(state.error ?? 'state unavailable');
+      ui.state = state;
+      ui.channel ??= state.channels[0]?.id;
+      for (const view of state.views) if (view.errors) ui.viewErrors.set(view.id, view.errors);
+      render();
+    } while (refreshAgain);
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function setConnection(text, live) {
+  const badge = $('connection');
+  badge.textContent = text;
+  badge.classList.toggle('connection--live', live);
+}
+
+function connectEvents() {
+  const events = new EventSource('/local/events');
+  events.onopen = () => {
+    setConnection('Live', true);
+    refresh().catch((error) => setConnection(`Offline: ${error.message}`, false));
+  };
+  events.onmessage = (event) => {
+    let change;
+    try {
+      change = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (change.type === 'emulator' && ui.state) {
+      ui.state.emulator = { ...ui.state.emulator, now: change.now };
+      panel.render(ui.state.emulator);
+    }
+    if (change.type === 'message' && change.message?.thread_ts && change.message.thread_ts !== change.message.ts) {
+      ui.expandedThreads.add(change.message.thread_ts);
+    }
+    refresh().catch((error) => setConnection(`Offline: ${error.message}`, false));
+  };
+  // EventSource reconnects by itself; a closed one (server answered non-200) is reopened here.
+  events.onerror = () => {
+    setConnection('Reconnecting…', false);
+    if (events.readyState === EventSource.CLOSED) setTimeout(connectEvents, 2000);
+  };
+}
+
+// ---- confirm dialogs -----------------------------------------------------------------------
+
+/** Slack's confirm object as a dialog; resolves true when confirmed. */
+function confirmWith(confirm) {
+  const dialog = $('confirm-dialog');
+  $('confirm-title').textContent = textObjectToPlain(confirm.title) || 'Are you sure?';
+  $('confirm-text').innerHTML = textObjectToHtml(confirm.text, ui.state ? renderContext() : {});
+  const ok = $('confirm-ok');
+  ok.textContent = textObjectToPlain(confirm.confirm) || 'Yes';
+  ok.className = `bk-btn ${confirm.style === 'danger' ? 'bk-btn--danger' : 'bk-btn--primary'}`;
+  $('confirm-deny').textContent = textObjectToPlain(confirm.deny) || 'Cancel';
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+  });
+}
+
+// ---- interactions --------------------------------------------------------------------------
+
+/** Where an interactive element lives: a message or a view (modal or Home). */
+function containerOf(node) {
+  const message = node.closest('.msg');
+  if (message) return { type: 'message', channel: message.dataset.channel, ts: message.dataset.ts };
+  const view = node.closest('[data-view-id]');
+  if (view) return { type: 'view', viewId: view.dataset.viewId };
+  return null;
+}
+
+async function sendAction(node, extra = {}) {
+  const element = JSON.parse(node.dataset.element);
+  if (element.confirm && !(await confirmWith(element.confirm))) return;
+  const container = containerOf(node);
+  if (!container) return;
+  const answer = await local.action({ container, actionId: node.dataset.actionId, blockId: node.dataset.blockId, ...extra });
+  if (answer.ok === false) toast(answer.error ?? 'The app did not accept that.');
+}
+
+function toast(text) {
+  const result = $('composer-error');
+  result.textContent = text;
+}
+
+function optionFromElement(element, value) {
+  const options = element.option_groups ? element.option_groups.flatMap((g) => g.options ?? []) : element.options ?? [];
+  return options.find((o) => o.value === value);
+}
+
+/** Inputs of a modal send block_actions only when their block has `dispatch_action`. */
+function dispatches(node) {
+  const input = node.closest('.bk-input');
+  return !input || input.dataset.dispatch === 'true';
+}
+
+document.addEventListener('click', async (event) => {
+  const target = event.target;
+  const button = target.closest('[data-kind="button"]');
+  if (button) {
+    event.preventDefault();
+    if (button.dataset.url) window.open(button.dataset.url, '_blank', 'noopener');
+    const { value } = JSON.parse(button.dataset.element);
+    await sendAction(button, value === undefined ? {} : { value });
+    return;
+  }
+  const menuItem = target.closest('[data-kind="overflow-option"]');
+  if (menuItem) {
+    menuItem.closest('details')?.removeAttribute('open');
+    if (menuItem.dataset.url) window.open(menuItem.dataset.url, '_blank', 'noopener');
+    const element = JSON.parse(menuItem.dataset.element);
+    await sendAction(menuItem, { selectedOption: optionFromElement(element, menuItem.dataset.value) });
+    return;
+  }
+  const toggle = target.closest('.thread-toggle');
+  if (toggle) {
+    const ts = toggle.dataset.threadTs;
+    if (ui.expandedThreads.has(ts)) ui.expandedThreads.delete(ts);
+    else ui.expandedThreads.add(ts);
+    renderMessages();
+    return;
+  }
+  const channelButton = target.closest('#channel-list [data-channel]');
+  if (channelButton) {
+    ui.channel = channelButton.dataset.channel;
+    ui.tab = 'channel';
+    ui.rendered.messages = '';
+    closeDrawers();
+    render();
+    return;
+  }
+  if (target.closest('#open-home')) {
+    ui.tab = 'home';
+    closeDrawers();
+    render();
+    const answer = await local.home();
+    if (answer.ok === false) toast(answer.error ?? 'App Home is unavailable.');
+    return;
+  }
+  const close = target.closest('[data-role="close"]');
+  if (close) {
+    const form = close.closest('form.modal-form');
+    if (form) await local.close(form.dataset.viewId);
+    return;
+  }
+  const option = target.closest('.bk-listbox [role="option"]');
+  if (option) chooseExternalOption(option);
+});
+
+document.addEventListener('change', async (event) => {
+  const node = event.target;
+  if (node.matches('select[data-kind="select"]') && dispatches(node)) {
+    await sendAction(node, { selectedOption: optionFromElement(JSON.parse(node.dataset.element), node.value) });
+  } else if (node.matches('select[data-kind="multi-select"], select[data-kind="list-select"], input[data-kind="date"], input[data-kind="time"]') && dispatches(node)) {
+    await sendAction(node, actionPayloadOf(readControl(node)));
+  } else if (node.closest('fieldset[data-kind="radio"], fieldset[data-kind="checkboxes"]')) {
+    const group = node.closest('fieldset');
+    if (dispatches(group)) await sendAction(group, actionPayloadOf(readControl(group)));
+  }
+});
+
+/** A control's state entry as the fields of a `/local/action` call. */
+function actionPayloadOf(entry) {
+  if ('selected_option' in entry) return { selectedOption: entry.selected_option };
+  if ('selected_options' in entry) return { selectedOptions: entry.selected_options };
+  if ('value' in entry) return { value: entry.value };
+  const [, picked] = Object.entries(entry).find(([key]) => key.startsWith('selected_')) ?? [];
+  return picked === undefined ? {} : { value: Array.isArray(picked) ? picked.join(',') : picked };
+}
+
+document.addEventListener('keydown', async (event) => {
+  const node = event.target;
+  if (event.key === 'Enter' && node.matches('input[data-kind="text"]') && node.closest('.bk-input')?.dataset.dispatch === 'true') {
+    event.preventDefault();
+    await sendAction(node, { value: node.value });
+  }
+  if (node.matches('.bk-external input[role="combobox"]')) externalKeys(event, node);
+  if (event.key === 'Escape') closeDrawers();
+});
+
+document.addEventListener('submit', async (event) => {
+  const form = event.target;
+  if (!form.matches('form.modal-form')) return;
+  event.preventDefault();
+  const viewId = form.dataset.viewId;
+  const submit = form.querySelector('button[type="submit"]');
+  submit.disabled = true;
+  try {
+    const answer = await local.submit(viewId, readStateValues(form));
+    if (answer.ok === false) {
+      ui.viewErrors.delete(viewId);
+      toast(answer.error ?? 'The app did not accept the form.');
+    } else if (answer.errors && Object.keys(answer.errors).length > 0) {
+      ui.viewErrors.set(viewId, answer.errors);
+    } else {
+      ui.viewErrors.delete(viewId);
+    }
+    renderModalStack();
+    await refresh();
+  } finally {
+    if (submit.isConnected) submit.disabled = false;
+  }
+});
+
+// ---- external selects (block_suggestion) ---------------------------------------------------
+
+const suggestionTimers = new WeakMap();
+
+document.addEventListener('focusin', (event) => {
+  if (event.target.matches('.bk-external input[role="combobox"]')) requestSuggestions(event.target);
+});
+
+document.addEventListener('input', (event) => {
+  if (!event.target.matches('.bk-external input[role="combobox"]')) return;
+  const box = event.target;
+  clearTimeout(suggestionTimers.get(box));
+  suggestionTimers.set(box, setTimeout(() => requestSuggestions(box), 150));
+});
+
+document.addEventListener('focusout', (event) => {
+  const wrapper = event.target.closest?.('.bk-external');
+  if (!wrapper) return;
+  // Let a click on an option land before the list closes.
+  setTimeout(() => {
+    if (!wrapper.contains(document.activeElement)) hideListbox(wrapper);
+  }, 200);
+});
+
+function hideListbox(wrapper) {
+  const list = wrapper.querySelector('[role="listbox"]');
+  list.hidden = true;
+  wrapper.querySelector('[role="combobox"]').setAttribute('aria-expanded', 'false');
+}
+
+async function requestSuggestions(box) {
+  const wrapper = box.closest('.bk-external');
+  const element = JSON.parse(wrapper.dataset.element);
+  const minimum = element.min_query_length ?? 3;
+  const query = box.value === currentSelectionText(wrapper) ? '' : box.value;
+  if (query.length < minimum) return;
+  const container = containerOf(wrapper);
+  const answer = await local.options({
+    ...(container?.type === 'view' ? { viewId: container.viewId } : {}),
+    ...(container?.type === 'message' ? { channel: container.channel } : {}),
+    actionId: wrapper.dataset.actionId,
+    blockId: wrapper.dataset.blockId,
+    value: query,
+  });
+  const list = wrapper.querySelector('[role="listbox"]');
+  const groups = answer.option_groups ?? [{ options: answer.options ?? [] }];
+  const items = groups.flatMap((group) => [
+    ...(group.label ? [`<li role="presentation" class="bk-listbox-group">${escapeHtml(textObjectToPlain(group.label))}</li>`] : []),
+    ...(group.options ?? []).map((o) => {
+      const description = o.description ? `<span class="bk-option-description">${escapeHtml(textObjectToPlain(o.description))}</span>` : '';
+      return `<li role="option" tabindex="-1" class="bk-option" aria-selected="false" data-option="${escapeHtml(JSON.stringify(o))}"><span>${escapeHtml(textObjectToPlain(o.text))}</span>${description}</li>`;
+    }),
+  ]);
+  list.innerHTML = items.length > 0 ? items.join('') : '<li role="presentation" class="bk-listbox-empty">No matches</li>';
+  list.hidden = false;
+  box.setAttribute('aria-expanded', 'true');
+}
+
+function currentSelectionText(wrapper) {
+  const [selected] = JSON.parse(wrapper.dataset.selected ?? '[]');
+  return selected ? textObjectToPlain(selected.text) : '';
+}
+
+function chooseExternalOption(option) {
+  const wrapper = option.closest('.bk-external');
+  const chosen = JSON.parse(option.dataset.option);
+  const multi = wrapper.dataset.multi === 'true';
+  const selected = multi ? [...JSON.parse(wrapper.dataset.selected ?? '[]').filter((o) => o.value !== chosen.value), chosen] : [chosen];
+  wrapper.dataset.selected = JSON.stringify(selected);
+  const box = wrapper.querySelector('[role="combobox"]');
+  box.value = multi ? '' : textObjectToPlain(chosen.text);
+  const chips = wrapper.querySelector('.bk-chips');
+  if (chips) chips.innerHTML = selected.map((o) => `<span class="bk-chip">${escapeHtml(textObjectToPlain(o.text))}</span>`).join('');
+  hideListbox(wrapper);
+  if (dispatches(wrapper)) sendAction(wrapper, multi ? { selectedOptions: selected } : { selectedOption: chosen });
+}
+
+function externalKeys(event, box) {
+  const wrapper = box.closest('.bk-external');
+  const options = [...wrapper.querySelectorAll('[role="option"]')];
+  if (options.length === 0) return;
+  const current = options.findIndex((o) => o.getAttribute('aria-selected') === 'true');
+  const move = (index) => {
+    options.forEach((o, i) => o.setAttribute('aria-selected', i === index ? 'true' : 'false'));
+    options[index]?.scrollIntoView({ block: 'nearest' });
+  };
+  if (event.key === 'ArrowDown') {
+    event.preventDefault();
+    move(Math.min(options.length - 1, current + 1));
+  } else if (event.key === 'ArrowUp') {
+    event.preventDefault();
+    move(Math.max(0, current - 1));
+  } else if (event.key === 'Enter' && current >= 0) {
+    event.preventDefault();
+    chooseExternalOption(options[current]);
+  } else if (event.key === 'Escape') hideListbox(wrapper);
+}
+
+// ---- composer ------------------------------------------------------------------------------
+
+$('command-suggestions').innerHTML = COMMANDS.map((c) => `<option value="${escapeHtml(c)}"></option>`).join('');
+
+$('composer').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = $('composer-input');
+  const text = input.value.trim();
+  if (!text) return;
+  if (!text.startsWith('/')) {
+    showError('Only slash commands can be sent here, e.g. /record start.');
+    return;
+  }
+  showError('');
+  input.value = '';
+  const answer = await local.command(ui.channel, text);
+  if (answer.ok === false) {
+    input.value = text;
+    showError(answer.error ?? 'The command failed.');
+  }
+});
+
+// ---- phone layout: drawers -----------------------------------------------------------------
+
+function setDrawer(buttonId, panelId, open) {
+  $(buttonId).setAttribute('aria-expanded', open ? 'true' : 'false');
+  $(panelId).classList.toggle('open', open);
+}
+
+function closeDrawers() {
+  setDrawer('toggle-sidebar', 'sidebar', false);
+  setDrawer('toggle-emulator', 'emulator', false);
+}
+
+$('toggle-sidebar').addEventListener('click', () => {
+  const open = $('toggle-sidebar').getAttribute('aria-expanded') !== 'true';
+  closeDrawers();
+  setDrawer('toggle-sidebar', 'sidebar', open);
+});
+
+$('toggle-emulator').addEventListener('click', () => {
+  const open = $('toggle-emulator').getAttribute('aria-expanded') !== 'true';
+  closeDrawers();
+  setDrawer('toggle-emulator', 'emulator', open);
+});
+
+// ---- start ---------------------------------------------------------------------------------
+
+const panel = createPanel({ refresh, report: (text) => ($('emu-result').textContent = text) });
+refresh().catch((error) => setConnection(`Offline: ${error.message}`, false));
+connectEvents();
