@@ -29,5 +29,4 @@ export const local = {
   options: (payload) => postJson('/local/options', payload),
   home: () => postJson('/local/home'),
   emulator: (action, body = {}) => postJson(`/local/emulator/${action}`, body),
-  session: (sessionId) => getJson(`/local/emulator/session?sessionId=${encodeURIComponent(sessionId)}`),
 };

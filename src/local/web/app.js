@@ -167,7 +167,7 @@ function connectEvents() {
     }
     if (change.type === 'emulator' && ui.state) {
       ui.state.emulator = { ...ui.state.emulator, now: change.now };
-      panel.render(ui.state.emulator);
+      panel.setNow(change.now);
     }
     if (change.type === 'message' && change.message?.thread_ts && change.message.thread_ts !== change.message.ts) {
       ui.expandedThreads.add(change.message.thread_ts);

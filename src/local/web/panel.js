@@ -17,65 +17,66 @@ export function formatEmulatorTime(iso) {
 }
 
 export function createPanel({ refresh, report }) {
-  let sessionIds = [];
-  let details = null;
-  let detailsSupported = true;
+  /** The last `state.emulator`: sessionIds, now, and (when the server lists them) sessions and archives. */
+  let emulator = { sessionIds: [], sessions: undefined, archives: undefined };
 
   const selectedSession = () => $('emu-session').value;
 
   async function run(action, body, done) {
     const answer = await local.emulator(action, body);
-    if (answer.ok === false) {
-      report(`${action}: ${answer.error ?? 'failed'}`);
-      return answer;
-    }
-    report(done(answer));
-    await loadDetails();
-    await refresh();
+    report(answer.ok === false ? `${action}: ${answer.error ?? 'failed'}` : done(answer));
+    if (answer.ok !== false) await refresh();
     return answer;
-  }
-
-  async function loadDetails() {
-    const sessionId = selectedSession();
-    if (!sessionId || !detailsSupported) return renderDetails();
-    const answer = await local.session(sessionId);
-    if (answer.status === 404 || answer.status === 405) detailsSupported = false;
-    details = answer.ok === false ? null : answer;
-    renderDetails();
-  }
-
-  function renderDetails() {
-    const session = details?.session;
-    const connections = (session?.connections ?? []).filter((c) => c.connected !== false);
-    const streams = session?.streams ?? [];
-    $('emu-connections').innerHTML = connections.length
-      ? connections.map((c) => `<li><span class="mono" title="${escapeHtml(c.connectionId)}">${escapeHtml(shortId(c.connectionId))}</span><span class="muted">${escapeHtml(c.kind ?? '')}</span><button type="button" class="bk-btn bk-btn--small" data-remove-connection="${escapeHtml(c.connectionId)}" aria-label="Remove participant ${escapeHtml(c.connectionId)}">Remove</button></li>`).join('')
-      : `<li class="muted">${detailsSupported ? 'Nobody connected' : 'Type a connection id to remove a participant'}</li>`;
-    $('emu-remove-participant').hidden = detailsSupported;
-    $('emu-streams').innerHTML = streams.length
-      ? streams.map((s) => `<li><span class="mono" title="${escapeHtml(s.streamId)}">${escapeHtml(s.name || shortId(s.streamId))}</span><span class="muted">${escapeHtml(s.videoType ?? '')}</span><button type="button" class="bk-btn bk-btn--small" data-remove-stream="${escapeHtml(s.streamId)}" aria-label="Remove stream ${escapeHtml(s.name || s.streamId)}">Remove</button></li>`).join('')
-      : '<li class="muted">No streams</li>';
-    const archives = details?.archives ?? [];
-    const archiveSelect = $('emu-archive');
-    const previous = archiveSelect.value;
-    archiveSelect.innerHTML = archives.length
-      ? archives.map((a) => `<option value="${escapeHtml(a.id)}">${escapeHtml(`${a.name || shortId(a.id)} — ${a.status}`)}</option>`).join('')
-      : '<option value="">No recordings in this session</option>';
-    if (archives.some((a) => a.id === previous)) archiveSelect.value = previous;
-    archiveSelect.hidden = !detailsSupported;
-    $('emu-archive-id').hidden = detailsSupported;
   }
 
   function shortId(id) {
     return id.length > 18 ? `${id.slice(0, 8)}…${id.slice(-6)}` : id;
   }
 
-  function renderSessions(ids) {
+  function renderSessions() {
     const select = $('emu-session');
     const previous = select.value;
-    select.innerHTML = ids.length ? ids.map((id) => `<option value="${escapeHtml(id)}">${escapeHtml(shortId(id))}</option>`).join('') : '<option value="">No sessions</option>';
+    const ids = emulator.sessionIds ?? [];
+    const html = ids.length ? ids.map((id, i) => `<option value="${escapeHtml(id)}">${escapeHtml(`Session ${i + 1} · ${shortId(id)}`)}</option>`).join('') : '<option value="">No sessions</option>';
+    if (select.innerHTML !== html) select.innerHTML = html;
     if (ids.includes(previous)) select.value = previous;
-    if (select.value !== previous) loadDetails();
+  }
+
+  function renderParticipants() {
+    const listed = Array.isArray(emulator.sessions);
+    const session = (emulator.sessions ?? []).find((s) => s.id === selectedSession());
+    const participants = session?.participants ?? [];
+    $('emu-connections').innerHTML = participants.length
+      ? participants.map((p) => `<li><span class="panel-name" title="${escapeHtml(p.connectionId)}">${escapeHtml(p.name)}</span><span class="muted">${p.streams.length} ${p.streams.length === 1 ? 'stream' : 'streams'}</span><button type="button" class="bk-btn bk-btn--small" data-remove-connection="${escapeHtml(p.connectionId)}" aria-label="Remove participant ${escapeHtml(p.name)}">Remove</button></li>`).join('')
+      : `<li class="muted">${listed ? 'Nobody connected' : 'Type a connection id to remove a participant'}</li>`;
+    $('emu-remove-participant').hidden = listed;
+    const streams = participants.flatMap((p) => p.streams.map((stream) => ({ ...stream, owner: p.name })));
+    $('emu-streams').innerHTML = streams.length
+      ? streams.map((st) => `<li><span class="panel-name" title="${escapeHtml(st.streamId)}">${escapeHtml(st.name || shortId(st.streamId))}</span><span class="muted">${escapeHtml(st.videoType)}${st.muted ? ' · muted' : ''}</span><button type="button" class="bk-btn bk-btn--small" data-remove-stream="${escapeHtml(st.streamId)}" aria-label="Remove stream ${escapeHtml(st.name || st.streamId)} of ${escapeHtml(st.owner)}">Remove</button></li>`).join('')
+      : '<li class="muted">No streams</li>';
+  }
+
+  function renderArchives() {
+    const listed = Array.isArray(emulator.archives);
+    const select = $('emu-archive');
+    const previous = select.value;
+    const archives = (emulator.archives ?? []).filter((a) => !selectedSession() || a.sessionId === selectedSession());
+    const html = archives.length
+      ? archives.map((a) => `<option value="${escapeHtml(a.id)}">${escapeHtml(`${a.name || shortId(a.id)} — ${a.status}`)}</option>`).join('')
+      : '<option value="">No recordings in this session</option>';
+    if (select.innerHTML !== html) select.innerHTML = html;
+    if (archives.some((a) => a.id === previous)) select.value = previous;
+    select.hidden = !listed;
+    $('emu-archive-label').hidden = !listed;
+    $('emu-archive-id').hidden = listed;
+  }
+
+  function render() {
+    $('emu-now').textContent = formatEmulatorTime(emulator.now);
+    $('emu-now').setAttribute('datetime', emulator.now ?? '');
+    renderSessions();
+    renderParticipants();
+    renderArchives();
   }
 
   document.querySelectorAll('[data-advance]').forEach((button) => {
@@ -92,31 +93,34 @@ export function createPanel({ refresh, report }) {
     run('advance', { seconds }, () => `Advanced ${seconds} s`);
   });
 
-  $('emu-session').addEventListener('change', () => loadDetails());
+  $('emu-session').addEventListener('change', () => {
+    renderParticipants();
+    renderArchives();
+  });
   $('emu-new-session').addEventListener('click', () => run('create-session', {}, (a) => `Created session ${a.sessionId ?? ''}`.trim()));
   $('emu-add-participant').addEventListener('click', () => {
     if (!selectedSession()) return report('Pick a session first.');
-    run('add-participant', { sessionId: selectedSession() }, (a) => `Participant ${a.connectionId ?? ''} joined`.replace('  ', ' '));
+    run('add-participant', { sessionId: selectedSession() }, () => 'A participant joined');
   });
   $('emu-add-stream').addEventListener('click', () => {
     if (!selectedSession()) return report('Pick a session first.');
-    run('add-stream', { sessionId: selectedSession() }, (a) => `Stream ${a.streamId ?? ''} published`.replace('  ', ' '));
+    run('add-stream', { sessionId: selectedSession() }, () => 'A stream was published');
   });
   $('emu-connections').addEventListener('click', (event) => {
     const button = event.target.closest('[data-remove-connection]');
-    if (button) run('remove-participant', { sessionId: selectedSession(), connectionId: button.dataset.removeConnection }, () => 'Participant left');
+    if (button) run('remove-participant', { sessionId: selectedSession(), connectionId: button.dataset.removeConnection }, () => 'The participant left');
   });
   $('emu-remove-participant').addEventListener('submit', (event) => {
     event.preventDefault();
-    run('remove-participant', { sessionId: selectedSession(), connectionId: $('emu-connection-id').value.trim() }, () => 'Participant left');
+    run('remove-participant', { sessionId: selectedSession(), connectionId: $('emu-connection-id').value.trim() }, () => 'The participant left');
   });
   $('emu-streams').addEventListener('click', (event) => {
     const button = event.target.closest('[data-remove-stream]');
-    if (button) run('remove-stream', { sessionId: selectedSession(), streamId: button.dataset.removeStream }, () => 'Stream removed');
+    if (button) run('remove-stream', { sessionId: selectedSession(), streamId: button.dataset.removeStream }, () => 'The stream was unpublished');
   });
   document.querySelectorAll('[data-archive-status]').forEach((button) => {
     button.addEventListener('click', () => {
-      const archiveId = detailsSupported ? $('emu-archive').value : $('emu-archive-id').value.trim();
+      const archiveId = Array.isArray(emulator.archives) ? $('emu-archive').value : $('emu-archive-id').value.trim();
       if (!archiveId) return report('Pick a recording first.');
       const status = button.dataset.archiveStatus;
       run('archive-state', { archiveId, status }, () => `Recording marked ${status}`);
@@ -136,18 +140,15 @@ export function createPanel({ refresh, report }) {
   });
 
   return {
-    render(emulator) {
-      if (!emulator) return;
-      $('emu-now').textContent = formatEmulatorTime(emulator.now);
-      $('emu-now').setAttribute('datetime', emulator.now ?? '');
-      const ids = emulator.sessionIds ?? [];
-      if (ids.join() !== sessionIds.join()) {
-        sessionIds = ids;
-        renderSessions(ids);
-      } else if (!details && ids.length > 0 && detailsSupported) {
-        loadDetails();
-      }
+    render(next) {
+      if (!next) return;
+      emulator = next;
+      render();
     },
-    loadDetails,
+    /** The clock alone moved (an SSE `emulator` change). */
+    setNow(now) {
+      emulator = { ...emulator, now };
+      $('emu-now').textContent = formatEmulatorTime(now);
+    },
   };
 }
