@@ -1,9 +1,11 @@
 /**
  * Process entry: configuration from the environment → the running product (src/runtime.ts).
- * Exits with code 2 and a list of what to set when the configuration is incomplete, and shuts
- * down cleanly (receiver, then store) on SIGTERM/SIGINT.
+ * With no Slack variable at all, local mode (src/local): the app with an embedded emulator and a
+ * Slack stand-in, one URL to open. Otherwise exits with code 2 and a list of what to set when the
+ * configuration is incomplete, and shuts down cleanly (receiver, then store) on SIGTERM/SIGINT.
  */
-import { formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
+import { type Env, formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
+import { LocalConfigError, startLocal } from './local/start';
 import { createLogger } from './log';
 import { pollerSettingsFromEnv } from './poller/settings';
 import { parsePolicy } from './rbac/policy';
@@ -20,7 +22,54 @@ const SLACK_SETUP = [
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+const SLACK_VARIABLES = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN', 'SLACK_API_URL'] as const;
+
+/** Local mode is for a machine with no Slack configured at all; any Slack variable means "run for real". */
+function wantsLocalMode(env: Env): boolean {
+  return SLACK_VARIABLES.every((name) => (env[name]?.trim() ?? '') === '');
+}
+
+interface ShutdownLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string): void;
+}
+
+function stopOnSignals(stop: () => Promise<void>, log: ShutdownLog): void {
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const force = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    await stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function runLocal(): Promise<void> {
+  let local;
+  try {
+    local = await startLocal({ env: process.env });
+  } catch (error) {
+    if (error instanceof LocalConfigError) {
+      process.stderr.write(`${formatConfigProblems(error.problems)}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  process.stdout.write(`vidops local mode: open ${local.url}\n`);
+  const say = (message: string) => process.stdout.write(`vidops local mode: ${message}\n`);
+  stopOnSignals(local.stop, { info: say, error: say });
+}
+
 async function main(): Promise<void> {
+  if (wantsLocalMode(process.env)) return runLocal();
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
     process.stderr.write(`${formatConfigProblems(loaded.problems)}\n`);
@@ -53,21 +102,7 @@ async function main(): Promise<void> {
     policy: config.policy ? config.policy.path : 'none (everyone is a viewer; VIDOPS_ADMINS are admins)',
   });
 
-  let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
-    const force = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    await vidops.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(vidops.stop, logger);
 }
 
 main().catch((error: unknown) => {
