@@ -1,0 +1,178 @@
+/**
+ * Local mode end to end over real HTTP on 127.0.0.1: the real app (src/runtime.ts), the embedded
+ * emulator and the Slack stand-in, driven the way the page drives them (`/local/*`). Every click
+ * reaches the app as a signed request through its production receiver; what the app answers
+ * shows up in `/local/state`.
+ */
+import { LOCAL_USER } from '../../src/local/identities';
+import { signForm } from '../../src/local/signing';
+import type { Message, View } from '../../src/local/slack-standin/types';
+import { type RunningLocal, DEMO_ALIAS, startLocal } from '../../src/local/start';
+import { RECORD_ACTION } from '../../src/views/ids';
+import { PageClient } from './page-client';
+
+const CHANNEL = 'C0LOCAL01';
+
+describe('local mode', () => {
+  let local: RunningLocal;
+  let page: PageClient;
+  beforeAll(async () => {
+    local = await startLocal({ env: { DATABASE_URL: 'sqlite::memory:' }, port: 0, logLevel: 'silent' });
+    page = new PageClient(local.url);
+  });
+  afterAll(async () => {
+    await local.stop();
+  });
+
+  const topView = (callbackId: string) => page.waitFor((s) => s.views.find((v) => v.callback_id === callbackId), `modal ${callbackId}`);
+  const repliesTo = (card: Message) => (s: { messages: Message[] }) => s.messages.filter((m) => m.thread_ts === card.ts && m.ts !== card.ts).map((m) => m.text);
+
+  it('starts on its own URL with a seeded session that is #video-ops’ default', async () => {
+    expect(local.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await (await fetch(new URL('/healthz', local.url))).json()).toEqual({ ok: true });
+    const state = await page.state();
+    expect(state.user).toEqual({ id: LOCAL_USER.id, name: 'you' });
+    expect(state.channels.map((c) => c.name)).toEqual(['video-ops', 'town-hall', 'vidops (direct messages)']);
+    expect(state.emulator.sessionIds).toEqual([local.sessionId]);
+    expect(state.emulator.sessions[0]!.participants.map((p) => p.name)).toEqual(['Alice', 'Bob', 'Chidi']);
+
+    expect(await page.command('/video use')).toEqual({ ok: true });
+    const defaults = await page.waitForMessage(local.sessionId!);
+    expect(defaults.ephemeral).toBe(true);
+  });
+
+  it('answers /video help with an ephemeral message, and refuses commands vidops does not have', async () => {
+    expect(await page.command('/video help')).toEqual({ ok: true });
+    const help = await page.waitForMessage('/record');
+    expect(help).toEqual(expect.objectContaining({ channel: CHANNEL, ephemeral: true }));
+
+    expect(await page.command('/giphy cats')).toEqual({ ok: false, error: '/giphy is not a command of vidops; try /video help' });
+    expect(await page.command('hello')).toEqual({ ok: false, error: 'type a slash command, such as /video help' });
+  });
+
+  it('/record start: a modal, field errors kept in it, a card on submit, and the poller’s replies after the emulator’s clock moves', async () => {
+    const before = (await page.state()).messages.length;
+    expect(await page.command('/record start')).toEqual({ ok: true });
+    const form = await topView('vidops.record.start_modal');
+    // The channel's default session is preselected.
+    expect(JSON.stringify(form.state.values.session)).toContain(local.sessionId!);
+
+    // Neither audio nor video: the app answers response_action errors, the modal stays.
+    const media = form.state.values.record_media!;
+    const [mediaAction] = Object.keys(media);
+    const noMedia = { ...form.state.values, record_media: { [mediaAction!]: { type: 'checkboxes', selected_options: [] } } };
+    const refused = await page.post('/local/submit', { viewId: form.id, values: noMedia });
+    expect(refused).toEqual({ ok: true, errors: { record_media: 'Record audio, video or both.' } });
+    expect((await page.state()).views.map((v) => [v.id, v.errors])).toEqual([[form.id, { record_media: 'Record audio, video or both.' }]]);
+
+    expect(await page.post('/local/submit', { viewId: form.id, values: form.state.values })).toEqual({ ok: true });
+    const card = await page.waitFor(
+      (s) => s.messages.slice(before).find((m) => !m.ephemeral && !m.thread_ts && /: Recording$/.test(m.text)),
+      'recording card',
+    );
+    expect(card.channel).toBe(CHANNEL);
+
+    // Stop from the card's button (the page confirms first), then let processing take an hour of emulator time.
+    local.emulator!.control.setTransitions({ archiveProcessingMs: 3_600_000 });
+    const stop = findButton(card, RECORD_ACTION.stop);
+    expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: card.ts }, actionId: RECORD_ACTION.stop, blockId: stop.blockId })).toEqual({ ok: true });
+    await page.waitFor((s) => (repliesTo(card)(s).includes('Recording stopped on request') ? true : undefined), 'stopped reply');
+
+    expect(await page.post('/local/emulator/advance', { seconds: 3_600 })).toEqual(expect.objectContaining({ ok: true }));
+    const replies = await page.waitFor((s) => (repliesTo(card)(s).some((t) => t.startsWith('Recording available')) ? repliesTo(card)(s) : undefined), 'available reply');
+    expect(replies).toEqual(['Recording stopped on request', expect.stringMatching(/^Recording available — /)]);
+    const redrawn = await page.waitFor((s) => s.messages.find((m) => m.ts === card.ts && /Available to download$/.test(m.text)), 'redrawn card');
+    expect(redrawn.edited).toBe(true);
+  });
+
+  it('keeps message metadata for the app to read back (only when asked), and answers unknown trigger ids and strangers’ ephemerals with Slack’s errors', async () => {
+    const client = local.vidops.app.client;
+    const card = (await page.state()).messages.find((m) => m.channel === CHANNEL && /Available to download$/.test(m.text))!;
+    const history = await client.conversations.history({ channel: CHANNEL, include_all_metadata: true, limit: 50 });
+    expect(history.messages!.map((m) => m.ts)).toContain(card.ts);
+    const thread = await client.conversations.replies({ channel: CHANNEL, ts: card.ts, include_all_metadata: true });
+    const replies = thread.messages!.slice(1) as Array<{ metadata?: { event_type?: string } }>;
+    expect(replies.length).toBe(2);
+    expect(replies.every((m) => typeof m.metadata?.event_type === 'string')).toBe(true);
+    const withoutMetadata = await client.conversations.replies({ channel: CHANNEL, ts: card.ts });
+    expect(withoutMetadata.messages!.some((m) => 'metadata' in m)).toBe(false);
+    await expect(client.views.open({ trigger_id: 'made-up', view: { type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] } })).rejects.toThrow(/invalid_trigger_id/);
+    expect((await client.chat.postEphemeral({ channel: CHANNEL, user: 'U0SOMEONE', text: 'hi' }).catch((e: { data: { error: string } }) => e.data)).error).toBe('user_not_in_channel');
+  });
+
+  it('signs every request: the app accepts the stand-in’s and refuses a tampered or stale one', async () => {
+    const fields = { command: '/video', text: 'help', team_id: 'T0LOCAL01', user_id: LOCAL_USER.id, channel_id: CHANNEL, response_url: `${local.url}response/x`, trigger_id: 't' };
+    const wrongSecret = signForm('not-the-signing-secret', fields);
+    const tampered = await fetch(`${local.appUrl}/slack/events`, { method: 'POST', headers: wrongSecret.headers, body: wrongSecret.body });
+    expect(tampered.status).toBe(401);
+
+    const stale = signForm('not-the-signing-secret', fields);
+    stale.headers['x-slack-request-timestamp'] = String(Math.floor(Date.now() / 1000) - 600);
+    expect((await fetch(`${local.appUrl}/slack/events`, { method: 'POST', headers: stale.headers, body: stale.body })).status).toBe(401);
+
+    expect(await page.command('/video help')).toEqual({ ok: true });
+  });
+
+  it('/usage posts the daily chart as a PNG file the stand-in serves back', async () => {
+    expect(await page.command('/usage')).toEqual({ ok: true });
+    const posted = await page.waitFor((s) => s.messages.find((m) => m.files?.length), 'usage chart');
+    const [file] = posted.files!;
+    expect(file).toEqual(expect.objectContaining({ mimetype: 'image/png', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/files\//) }));
+    const res = await fetch(file!.url);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(posted.blocks?.length).toBeGreaterThan(0);
+  });
+
+  it('publishes App Home when the tab opens, and loads a picker’s options from the app', async () => {
+    expect(await page.post('/local/home')).toEqual({ ok: true });
+    const home = await page.waitFor((s) => s.home ?? undefined, 'home view');
+    expect(home.type).toBe('home');
+
+    expect(await page.command('/record start')).toEqual({ ok: true });
+    const form: View = await topView('vidops.record.start_modal');
+    const options = await page.post('/local/options', { viewId: form.id, actionId: 'vidops.session.pick', blockId: 'session', value: DEMO_ALIAS });
+    expect(options.ok).toBe(true);
+    expect(JSON.stringify(options.options ?? options.option_groups)).toContain(local.sessionId!);
+    expect(await page.post('/local/close', { viewId: form.id })).toEqual({ ok: true });
+    expect((await page.state()).views).toEqual([]);
+  });
+
+  it('drives the emulator from the side panel: participants, streams, archive status, faults', async () => {
+    const sessionId = local.sessionId!;
+    const joined = await page.post('/local/emulator/add-participant', { sessionId, name: 'Dana' });
+    expect(joined).toEqual(expect.objectContaining({ ok: true, connectionId: expect.any(String), streamId: expect.any(String) }));
+    const screen = await page.post('/local/emulator/add-stream', { sessionId, connectionId: joined.connectionId });
+    expect(screen.ok).toBe(true);
+    let session = (await page.state()).emulator.sessions[0]!;
+    expect(session.participants.find((p) => p.name === 'Dana')!.streams.map((s) => s.videoType)).toEqual(['camera', 'screen']);
+
+    expect((await page.post('/local/emulator/remove-stream', { sessionId, streamId: screen.streamId })).ok).toBe(true);
+    expect((await page.post('/local/emulator/remove-participant', { sessionId, connectionId: joined.connectionId })).ok).toBe(true);
+    session = (await page.state()).emulator.sessions[0]!;
+    expect(session.participants.map((p) => p.name)).not.toContain('Dana');
+
+    const archive = (await page.state()).emulator.archives[0]!;
+    expect((await page.post('/local/emulator/archive-state', { archiveId: archive.id, status: 'expired' })).ok).toBe(true);
+    expect((await page.state()).emulator.archives.find((a) => a.id === archive.id)!.status).toBe('expired');
+
+    const before = (await page.state()).messages.length;
+    expect(await page.post('/local/emulator/fault', { path: '/stream', status: 503, count: 20 })).toEqual(expect.objectContaining({ ok: true }));
+    expect(await page.command('/streams demo')).toEqual({ ok: true });
+    const failed = await page.waitFor((s) => s.messages.slice(before).find((m) => m.ephemeral), 'answer to /streams');
+    expect(failed.text).not.toMatch(/streams in demo/);
+    expect((await page.post('/local/emulator/clear-faults')).ok).toBe(true);
+
+    expect(await page.post('/local/emulator/advance', { seconds: -1 })).toEqual({ ok: false, error: expect.stringContaining('seconds') });
+    expect(await page.post('/local/emulator/teleport', {})).toEqual({ ok: false, error: expect.stringContaining('no emulator action') });
+    expect((await page.post('/local/emulator/remove-participant', { sessionId, connectionId: 'nobody' })).ok).toBe(false);
+  });
+});
+
+function findButton(message: Message, actionId: string): { blockId: string } {
+  for (const block of (message.blocks ?? []) as Array<{ block_id?: string; elements?: Array<{ action_id?: string }>; accessory?: { action_id?: string } }>) {
+    if (block.elements?.some((e) => e.action_id === actionId) || block.accessory?.action_id === actionId) return { blockId: block.block_id ?? '' };
+  }
+  throw new Error(`no ${actionId} button on the card: ${JSON.stringify(message.blocks)}`);
+}
