@@ -41,12 +41,29 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
 }
 
 describe('src/main.ts', () => {
-  it('exits with code 2 and says what to set, including how to connect Slack', async () => {
-    const p = run({});
+  it('with no Slack variable, starts local mode: one URL line, the page answers, exit 0 on SIGTERM', async () => {
+    const p = run({ PORT: '0', DATABASE_URL: 'sqlite::memory:' });
+    const line = await waitForLine(p.child, /^vidops local mode: open /);
+    const url = /^vidops local mode: open (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(line)?.[1];
+    expect(url).toBeDefined();
+    expect(await (await fetch(new URL('/healthz', url))).json()).toEqual({ ok: true });
+    const state = (await (await fetch(new URL('/local/state', url))).json()) as { emulator: { sessionIds: string[] } };
+    expect(state.emulator.sessionIds).toHaveLength(1);
+    const help = await fetch(new URL('/local/command', url), { method: 'POST', body: JSON.stringify({ channel: 'C0LOCAL01', text: '/video help' }) });
+    expect(await help.json()).toEqual({ ok: true });
+    // One line for people; log lines (warnings and worse by default) would be JSON.
+    expect(p.stdout().trim().split('\n')).toEqual([line]);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+
+  it('with some Slack variables but not all, exits with code 2 and says what to set', async () => {
+    const p = run({ SLACK_BOT_TOKEN: 'xoxb-partial' });
     expect(await p.exited).toBe(2);
-    expect(p.stderr()).toContain('SLACK_BOT_TOKEN is missing');
+    expect(p.stderr()).toContain('SLACK_SIGNING_SECRET is missing');
     expect(p.stderr()).toContain('VIDEO_API_URL is missing');
     expect(p.stderr()).toContain('Create a Slack app from manifest.yml');
+    expect(p.stdout()).not.toContain('local mode');
   });
 
   describe('with a configuration', () => {
