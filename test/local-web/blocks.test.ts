@@ -106,6 +106,9 @@ describe('blocks', () => {
     expect(html).toMatch(/type="number" inputmode="numeric" step="1" min="100" max="6000"/);
     expect(html).toContain('<div class="bk-block bk-input bk-input--error" data-block-id="count">');
     expect(html).toContain('<div class="bk-error" role="alert" id="in-V1-count-v-error">Between 100 and 6000.</div>');
+    expect(html).toMatch(/<input class="bk-text" [^>]*aria-describedby="in-V1-count-v-error" aria-invalid="true"[^>]*id="in-V1-count-v"/);
+    expect(html).toMatch(/<input class="bk-text" [^>]*aria-describedby="in-V1-name-v-hint"[^>]*id="in-V1-name-v"/);
+    expect(html.match(/aria-invalid/g)).toHaveLength(1);
     expect(html).toContain('<legend class="bk-label">Record </legend>');
     expect(html).toMatch(/type="checkbox" id="in-V1-media-v-0" name="in-V1-media-v" value="audio">/);
     expect(html).toMatch(/type="checkbox" id="in-V1-media-v-1" name="in-V1-media-v" value="video" checked>/);

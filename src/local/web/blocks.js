@@ -25,6 +25,11 @@ function elementData(element, blockId, kind) {
   return { 'data-kind': kind, 'data-block-id': blockId, 'data-action-id': element.action_id ?? '', 'data-element': JSON.stringify(element) };
 }
 
+/** aria-describedby (hint, error) and aria-invalid of an input block's control. */
+function ariaOf(opts) {
+  return { 'aria-describedby': opts.describedBy || undefined, 'aria-invalid': opts.invalid ? 'true' : undefined };
+}
+
 /** DOM id of an input's control, unique per view and block. */
 export function controlId(scope, blockId, actionId) {
   return `in-${scope}-${blockId}-${actionId ?? ''}`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -64,7 +69,7 @@ function staticSelectHtml(element, blockId, opts) {
   const selected = multi ? element.initial_options ?? [] : element.initial_option ? [element.initial_option] : [];
   const label = opts.label ?? placeholderText(element, 'Choose an option');
   const blank = multi ? '' : `<option value=""${selected.length === 0 ? ' selected' : ''}${opts.input ? '' : ' disabled'}>${escapeHtml(placeholderText(element, 'Select an item'))}</option>`;
-  return `<select class="bk-select"${attrs({ ...elementData(element, blockId, multi ? 'multi-select' : 'select'), id: opts.id, multiple: multi, 'aria-label': opts.id ? undefined : label, 'data-input': opts.input ? element.type : undefined })}>${blank}${optionsHtml(element, selected)}</select>`;
+  return `<select class="bk-select"${attrs({ ...elementData(element, blockId, multi ? 'multi-select' : 'select'), ...ariaOf(opts), id: opts.id, multiple: multi, 'aria-label': opts.id ? undefined : label, 'data-input': opts.input ? element.type : undefined })}>${blank}${optionsHtml(element, selected)}</select>`;
 }
 
 function listSelectHtml(element, blockId, opts, entries, initial) {
@@ -73,7 +78,7 @@ function listSelectHtml(element, blockId, opts, entries, initial) {
   const label = opts.label ?? placeholderText(element, 'Choose');
   const blank = multi ? '' : `<option value=""${chosen.size === 0 ? ' selected' : ''}>${escapeHtml(placeholderText(element, 'Select an item'))}</option>`;
   const options = entries.map(({ id, name }) => `<option${attrs({ value: id, selected: chosen.has(id) })}>${escapeHtml(name)}</option>`).join('');
-  return `<select class="bk-select"${attrs({ ...elementData(element, blockId, 'list-select'), id: opts.id, multiple: multi, 'aria-label': opts.id ? undefined : label, 'data-input': opts.input ? element.type : undefined })}>${blank}${options}</select>`;
+  return `<select class="bk-select"${attrs({ ...elementData(element, blockId, 'list-select'), ...ariaOf(opts), id: opts.id, multiple: multi, 'aria-label': opts.id ? undefined : label, 'data-input': opts.input ? element.type : undefined })}>${blank}${options}</select>`;
 }
 
 function externalSelectHtml(element, blockId, opts) {
@@ -82,7 +87,7 @@ function externalSelectHtml(element, blockId, opts) {
   const label = opts.label ?? placeholderText(element, 'Search');
   const listId = `${opts.id ?? controlId('x', blockId, element.action_id)}-list`;
   return `<div class="bk-external"${attrs({ ...elementData(element, blockId, 'external'), 'data-input': opts.input ? element.type : undefined, 'data-selected': JSON.stringify(initial), 'data-multi': multi ? 'true' : undefined })}>`
-    + `<input type="text" class="bk-text" role="combobox" autocomplete="off"${attrs({ id: opts.id, 'aria-label': opts.id ? undefined : label, 'aria-controls': listId, 'aria-expanded': 'false', 'aria-autocomplete': 'list', placeholder: placeholderText(element, 'Type to search'), value: multi ? '' : initial[0] ? optionText(initial[0]) : '' })}>`
+    + `<input type="text" class="bk-text" role="combobox" autocomplete="off"${attrs({ ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : label, 'aria-controls': listId, 'aria-expanded': 'false', 'aria-autocomplete': 'list', placeholder: placeholderText(element, 'Type to search'), value: multi ? '' : initial[0] ? optionText(initial[0]) : '' })}>`
     + `<ul class="bk-listbox" role="listbox"${attrs({ id: listId, 'aria-label': label })} hidden></ul>`
     + (multi ? `<div class="bk-chips">${initial.map((o) => `<span class="bk-chip">${escapeHtml(optionText(o))}</span>`).join('')}</div>` : '')
     + `</div>`;
@@ -108,12 +113,13 @@ function choiceListHtml(element, blockId, opts) {
     })
     .join('');
   const legend = opts.label ? `<legend class="bk-label">${opts.legendHtml ?? escapeHtml(opts.label)}</legend>` : '';
-  return `<fieldset class="bk-choices"${attrs({ ...elementData(element, blockId, radio ? 'radio' : 'checkboxes'), 'data-input': element.type, 'aria-label': opts.label ? undefined : 'Options' })}>${legend}${choices}</fieldset>`;
+  return `<fieldset class="bk-choices"${attrs({ ...elementData(element, blockId, radio ? 'radio' : 'checkboxes'), ...ariaOf(opts), 'data-input': element.type, 'aria-label': opts.label ? undefined : 'Options' })}>${legend}${choices}</fieldset>`;
 }
 
 function textInputHtml(element, blockId, opts) {
   const common = {
     ...elementData(element, blockId, 'text'),
+    ...ariaOf(opts),
     id: opts.id,
     'aria-label': opts.id ? undefined : opts.label,
     'data-input': element.type,
@@ -170,9 +176,9 @@ export function renderElement(element, blockId, opts = {}) {
     case 'url_text_input':
       return textInputHtml(element, blockId, opts);
     case 'datepicker':
-      return `<input type="date" class="bk-text"${attrs({ ...elementData(element, blockId, 'date'), id: opts.id, 'aria-label': opts.id ? undefined : opts.label ?? placeholderText(element, 'Date'), value: element.initial_date, 'data-input': opts.input ? element.type : undefined })}>`;
+      return `<input type="date" class="bk-text"${attrs({ ...elementData(element, blockId, 'date'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : opts.label ?? placeholderText(element, 'Date'), value: element.initial_date, 'data-input': opts.input ? element.type : undefined })}>`;
     case 'timepicker':
-      return `<input type="time" class="bk-text"${attrs({ ...elementData(element, blockId, 'time'), id: opts.id, 'aria-label': opts.id ? undefined : opts.label ?? placeholderText(element, 'Time'), value: element.initial_time, 'data-input': opts.input ? element.type : undefined })}>`;
+      return `<input type="time" class="bk-text"${attrs({ ...elementData(element, blockId, 'time'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : opts.label ?? placeholderText(element, 'Time'), value: element.initial_time, 'data-input': opts.input ? element.type : undefined })}>`;
     case 'image':
       return imageHtml(element.image_url, element.alt_text, 'bk-accessory-image');
     default:
@@ -222,9 +228,9 @@ function inputHtml(block, blockId, ctx, scope) {
   const errorHtml = error ? `<div class="bk-error" role="alert"${attrs({ id: `${id}-error` })}>${escapeHtml(error)}</div>` : '';
   const grouped = element.type === 'radio_buttons' || element.type === 'checkboxes';
   const labelHtml = `${escapeHtml(label)} ${optional}`;
-  const control = grouped
-    ? renderElement(element, blockId, { id, label, legendHtml: labelHtml, input: true, ctx })
-    : renderElement(element, blockId, { id, label, input: true, ctx });
+  const describedBy = [error ? `${id}-error` : '', block.hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  const common = { id, label, input: true, ctx, describedBy, invalid: Boolean(error) };
+  const control = grouped ? renderElement(element, blockId, { ...common, legendHtml: labelHtml }) : renderElement(element, blockId, common);
   const head = grouped ? '' : `<label class="bk-label"${attrs({ for: id })}>${labelHtml}</label>`;
   return `<div class="bk-block bk-input${error ? ' bk-input--error' : ''}"${attrs({ 'data-block-id': blockId, 'data-dispatch': block.dispatch_action ? 'true' : undefined, 'data-optional': block.optional ? 'true' : undefined })}>${head}${control}${errorHtml}${hint}</div>`;
 }

@@ -1,0 +1,44 @@
+/**
+ * Debian's Chromium (installed by .ci/run) driven by playwright-core. Playwright gives every
+ * launch a fresh temporary profile (user-data-dir) and removes it on close.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-sync',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export const RESULTS_DIR = resolve(__dirname, '..', '..', 'test-results');
+
+/** Full-page PNG under test-results/ (gitignored); returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
+
+/** Fails the test on any error the page logs or throws (broken module, failed render…). */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
