@@ -65,8 +65,17 @@ interface FoundElement {
   element: Record<string, unknown>;
 }
 
-/** The element `actionId` (in `blockId`, when given) among actions, section accessories and inputs. */
-export function findElement(blocks: unknown[], actionId: string, blockId?: string): FoundElement | undefined {
+/**
+ * The element `actionId` (in `blockId`, when given) among actions, section accessories and
+ * inputs; among several with that id, the one carrying `value` when given.
+ */
+export function findElement(blocks: unknown[], actionId: string, blockId?: string, value?: string): FoundElement | undefined {
+  const found = elementsWithId(blocks, actionId, blockId);
+  return found.find((f) => value !== undefined && f.element.value === value) ?? found[0];
+}
+
+function elementsWithId(blocks: unknown[], actionId: string, blockId?: string): FoundElement[] {
+  const found: FoundElement[] = [];
   for (const raw of blocks) {
     const block = raw as Record<string, unknown>;
     const id = typeof block.block_id === 'string' ? block.block_id : '';
@@ -76,10 +85,9 @@ export function findElement(blocks: unknown[], actionId: string, blockId?: strin
       ...(block.accessory ? [block.accessory as Record<string, unknown>] : []),
       ...(block.element ? [block.element as Record<string, unknown>] : []),
     ];
-    const element = candidates.find((e) => e && e.action_id === actionId);
-    if (element) return { blockId: id, element };
+    for (const element of candidates) if (element && element.action_id === actionId) found.push({ blockId: id, element });
   }
-  return undefined;
+  return found;
 }
 
 /** The `actions[]` entry Slack sends for a click or a choice on that element. */
@@ -138,7 +146,7 @@ export interface MessageActionInput {
 
 export function messageBlockActions(input: MessageActionInput): Record<string, unknown> {
   const { message } = input;
-  const found = findElement(message.blocks ?? [], input.choice.actionId, input.choice.blockId);
+  const found = findElement(message.blocks ?? [], input.choice.actionId, input.choice.blockId, input.choice.value);
   return {
     type: 'block_actions',
     user,
@@ -169,7 +177,7 @@ export interface ViewActionInput {
 }
 
 export function viewBlockActions(input: ViewActionInput): Record<string, unknown> {
-  const found = findElement(input.view.blocks, input.choice.actionId, input.choice.blockId);
+  const found = findElement(input.view.blocks, input.choice.actionId, input.choice.blockId, input.choice.value);
   return {
     type: 'block_actions',
     user,

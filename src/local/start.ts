@@ -121,7 +121,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
       emulator = await startEmulator({ clock: 'real' });
       const running = emulator;
       cleanups.push(() => running.close());
-      const project = emulator.control.createProject({ name: LOCAL_PROJECT });
+      // With the Advanced Insights add-on, so every `/usage` report works.
+      const project = emulator.control.createProject({ name: LOCAL_PROJECT, advancedInsights: true });
       video = {
         apiUrl: emulator.baseUrl,
         insightsUrl: emulator.insightsUrl,

@@ -85,6 +85,33 @@ describe('local mode', () => {
     expect(redrawn.edited).toBe(true);
   });
 
+  it('gives blocks Slack-style block ids, so the second of several same buttons acts on its own stream; response URLs replace the original', async () => {
+    const before = (await page.state()).messages.length;
+    expect(await page.command('/streams demo')).toEqual({ ok: true });
+    const list = await page.waitFor((s) => s.messages.slice(before).find((m) => /streams in demo/.test(m.text)), '/streams answer');
+    const blocks = list.blocks as Array<{ block_id?: string; elements?: Array<{ action_id?: string; value?: string }>; accessory?: { action_id?: string; value?: string } }>;
+    expect(blocks.every((b) => typeof b.block_id === 'string' && b.block_id.length > 0)).toBe(true);
+    const muteBlocks = blocks.filter((b) => [...(b.elements ?? []), ...(b.accessory ? [b.accessory] : [])].some((e) => e.action_id === 'vidops.stream.mute'));
+    expect(muteBlocks.length).toBeGreaterThan(1);
+    const bobStream = local.emulator!.control.getSession(local.vidops.services.projects.configured('local')!.apiKey, local.sessionId!).streams.find((st) => st.name === 'Bob')!;
+    const bobBlock = muteBlocks.find((b) => JSON.stringify(b).includes(bobStream.streamId))!;
+    expect(bobBlock).not.toBe(muteBlocks[0]);
+    expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: list.ts }, actionId: 'vidops.stream.mute', blockId: bobBlock.block_id })).toEqual({ ok: true });
+    await page.waitForMessage(`muted stream ${bobStream.streamId}`);
+    const apiKey = local.vidops.services.projects.configured('local')!.apiKey;
+    const streams = local.emulator!.control.getSession(apiKey, local.sessionId!).streams;
+    expect(streams.filter((st) => st.muted).map((st) => st.name)).toEqual(['Bob']);
+
+    // /mute-all asks first; its confirm button's answer replaces the question in place.
+    expect(await page.command('/mute-all demo')).toEqual({ ok: true });
+    const question = await page.waitFor((s) => s.messages.find((m) => m.ephemeral && m.text.startsWith('Mute everyone in')), 'mute-all question');
+    const confirm = (question.blocks as Array<{ block_id: string; elements?: Array<{ action_id?: string }> }>).find((b) => b.elements?.some((e) => e.action_id === 'vidops.mute_all.confirm'))!;
+    expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: question.ts }, actionId: 'vidops.mute_all.confirm', blockId: confirm.block_id })).toEqual({ ok: true });
+    const replaced = await page.waitFor((s) => s.messages.find((m) => m.ts === question.ts && m.edited), 'replaced question');
+    expect(replaced).toEqual(expect.objectContaining({ ephemeral: true, text: expect.stringContaining('Everyone in') }));
+    expect(local.emulator!.control.getSession(apiKey, local.sessionId!).mute.active).toBe(true);
+  });
+
   it('keeps message metadata for the app to read back (only when asked), and answers unknown trigger ids and strangers’ ephemerals with Slack’s errors', async () => {
     const client = local.vidops.app.client;
     const card = (await page.state()).messages.find((m) => m.channel === CHANNEL && /Available to download$/.test(m.text))!;

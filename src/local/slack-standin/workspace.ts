@@ -78,7 +78,7 @@ export class Workspace {
   // Messages.
 
   post(channel: string, fields: Omit<Message, 'channel' | 'ts'>): Message {
-    const message: Message = { channel, ts: this.nextTs(), ...fields };
+    const message: Message = { channel, ts: this.nextTs(), ...fields, ...(fields.blocks ? { blocks: withBlockIds(fields.blocks) } : {}) };
     const list = this.conversations.get(channel) ?? [];
     list.push(message);
     this.conversations.set(channel, list);
@@ -94,7 +94,7 @@ export class Workspace {
     const message = this.find(channel, ts);
     if (!message) return undefined;
     if (fields.text !== undefined) message.text = fields.text;
-    if (fields.blocks !== undefined) message.blocks = fields.blocks;
+    if (fields.blocks !== undefined) message.blocks = withBlockIds(fields.blocks);
     if (fields.metadata !== undefined) message.metadata = fields.metadata;
     message.edited = true;
     this.emit({ type: 'message_changed', message: { ...message } });
@@ -142,6 +142,7 @@ export class Workspace {
   /** A new view from what the app sent (`views.open`/`push`/`publish`, or a `response_action`). */
   buildView(fields: ViewFields, id: string, previous: View | undefined, root: string | undefined): View {
     const type = fields.type === 'home' ? 'home' : 'modal';
+    const blocks = withBlockIds(Array.isArray(fields.blocks) ? fields.blocks : []);
     return {
       id,
       team_id: LOCAL_TEAM.id,
@@ -150,10 +151,10 @@ export class Workspace {
       ...(fields.title !== undefined ? { title: fields.title } : {}),
       ...(fields.submit !== undefined ? { submit: fields.submit } : {}),
       ...(fields.close !== undefined ? { close: fields.close } : {}),
-      blocks: Array.isArray(fields.blocks) ? fields.blocks : [],
+      blocks,
       private_metadata: typeof fields.private_metadata === 'string' ? fields.private_metadata : '',
       external_id: typeof fields.external_id === 'string' ? fields.external_id : '',
-      state: { values: initialValues(Array.isArray(fields.blocks) ? fields.blocks : []) },
+      state: { values: initialValues(blocks) },
       hash: `${Math.floor(this.now() / 1000)}.${randomBytes(4).toString('hex')}`,
       ...(fields.notify_on_close === true ? { notify_on_close: true } : {}),
       ...(fields.clear_on_close === true ? { clear_on_close: true } : {}),
@@ -276,6 +277,20 @@ export function compareTs(a: string, b: string): number {
   };
   const diff = key(a) - key(b);
   return diff < 0n ? -1 : diff > 0n ? 1 : 0;
+}
+
+/** Slack gives every block the app left without a `block_id` a random one, kept from then on. */
+export function withBlockIds(blocks: unknown[]): unknown[] {
+  return blocks.map((block) => {
+    if (!block || typeof block !== 'object' || typeof (block as { block_id?: unknown }).block_id === 'string') return block;
+    return { ...(block as Record<string, unknown>), block_id: randomBlockId() };
+  });
+}
+
+const BLOCK_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomBlockId(): string {
+  return [...randomBytes(5)].map((byte) => BLOCK_ID_ALPHABET[byte % BLOCK_ID_ALPHABET.length]).join('');
 }
 
 /** `state.values` as Slack fills it when a view opens: each input's initial value. */
