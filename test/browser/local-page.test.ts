@@ -99,6 +99,34 @@ describe('the local page', () => {
     await screenshot(page, 'recording-available-download');
   });
 
+  test('the side panel: a participant joins and leaves, and a recording the panel fails is reported in its thread', async () => {
+    const panel = page.getByRole('complementary', { name: 'Emulator' });
+    const participants = panel.getByRole('list', { name: 'Participants' });
+    await participants.getByRole('listitem').filter({ hasText: 'Chidi' }).waitFor();
+    const before = await participants.getByRole('listitem').count();
+    await panel.getByRole('button', { name: 'Add participant' }).click();
+    await participants.getByRole('listitem').nth(before).waitFor();
+    const joined = participants.getByRole('listitem').nth(before);
+    const name = (await joined.locator('.panel-name').textContent())!;
+    await panel.getByRole('button', { name: `Remove participant ${name}` }).click();
+    await participants.getByRole('listitem').filter({ hasText: name }).waitFor({ state: 'detached' });
+    expect(await participants.getByRole('listitem').count()).toBe(before);
+
+    // A second recording, started with arguments (no form); the panel then fails it.
+    await runCommand('/record start demo DryRun');
+    const card = messages().filter({ hasText: 'DryRun' }).filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
+    await card.waitFor();
+    const recording = panel.getByLabel('Recording', { exact: true });
+    await recording.locator('option', { hasText: 'DryRun — started' }).waitFor({ state: 'attached' });
+    await recording.selectOption({ label: (await recording.locator('option', { hasText: 'DryRun' }).textContent())! });
+    await panel.getByRole('button', { name: 'Mark failed' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Recording marked failed' }).waitFor();
+    const reply = page.getByRole('region', { name: /^Thread of / }).getByRole('article').filter({ hasText: 'Recording failed' });
+    await reply.waitFor();
+    await card.getByRole('button', { name: 'Stop recording' }).waitFor({ state: 'detached' });
+    await screenshot(page, 'recording-failed');
+  });
+
   test('the broadcast form refuses an RTMP URL without a port: the error shows under that field, nothing starts', async () => {
     const before = (await messages().count());
     await runCommand('/broadcast start');

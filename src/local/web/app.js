@@ -40,14 +40,15 @@ function showError(text) {
 
 // ---- rendering -------------------------------------------------------------------------
 
+const isDirect = (conversation) => conversation.id.startsWith('D');
+
 function renderSidebar() {
-  const list = $('channel-list');
-  list.innerHTML = ui.state.channels
-    .map((c) => {
-      const current = ui.tab === 'channel' && c.id === ui.channel;
-      return `<li><button type="button" class="sidebar-item" data-channel="${escapeHtml(c.id)}"${current ? ' aria-current="page"' : ''}><span aria-hidden="true" class="sidebar-hash">#</span>${escapeHtml(c.name)}</button></li>`;
-    })
-    .join('');
+  const item = (c, label, icon) => {
+    const current = ui.tab === 'channel' && c.id === ui.channel;
+    return `<li><button type="button" class="sidebar-item" data-channel="${escapeHtml(c.id)}"${current ? ' aria-current="page"' : ''}>${icon}${escapeHtml(label)}</button></li>`;
+  };
+  $('channel-list').innerHTML = ui.state.channels.filter((c) => !isDirect(c)).map((c) => item(c, c.name, '<span aria-hidden="true" class="sidebar-hash">#</span>')).join('');
+  $('dm-list').innerHTML = ui.state.channels.filter(isDirect).map((c) => item(c, 'Messages', '<span class="sidebar-app" aria-hidden="true">V</span>')).join('');
   const home = $('open-home');
   if (ui.tab === 'home') home.setAttribute('aria-current', 'page');
   else home.removeAttribute('aria-current');
@@ -101,12 +102,15 @@ function renderModalStack() {
 
 function renderTitle() {
   const channel = ui.state.channels.find((c) => c.id === ui.channel);
-  $('view-title').textContent = ui.tab === 'home' ? 'vidops' : `#${channel?.name ?? ui.channel}`;
-  $('view-subtitle').textContent = ui.tab === 'home' ? 'App Home' : 'Operate the Video Session Service with slash commands';
+  const direct = channel && isDirect(channel);
+  const name = direct ? 'vidops' : `#${channel?.name ?? ui.channel}`;
+  $('view-title').textContent = ui.tab === 'home' ? 'vidops' : name;
+  $('view-subtitle').textContent =
+    ui.tab === 'home' ? 'App Home' : direct ? 'Direct messages with the app' : 'Operate the Video Session Service with slash commands';
   $('messages').hidden = ui.tab !== 'channel';
   $('composer').hidden = ui.tab !== 'channel';
   $('home').hidden = ui.tab !== 'home';
-  $('composer-input').setAttribute('placeholder', `Message #${channel?.name ?? ''} — type a slash command, e.g. /record start`);
+  $('composer-input').setAttribute('placeholder', `Slash command in ${name}, e.g. /record start`);
 }
 
 function render() {
@@ -215,7 +219,9 @@ async function sendAction(node, extra = {}) {
   if (element.confirm && !(await confirmWith(element.confirm))) return;
   const container = containerOf(node);
   if (!container) return;
-  const answer = await local.action({ container, actionId: node.dataset.actionId, blockId: node.dataset.blockId, ...extra });
+  const root = node.closest('.msg, [data-view-id]');
+  const values = root ? readStateValues(root) : {};
+  const answer = await local.action({ container, actionId: node.dataset.actionId, blockId: node.dataset.blockId, values, ...extra });
   if (answer.ok === false) toast(answer.error ?? 'The app did not accept that.');
 }
 
@@ -261,7 +267,7 @@ document.addEventListener('click', async (event) => {
     renderMessages();
     return;
   }
-  const channelButton = target.closest('#channel-list [data-channel]');
+  const channelButton = target.closest('#sidebar [data-channel]');
   if (channelButton) {
     ui.channel = channelButton.dataset.channel;
     ui.tab = 'channel';
@@ -382,7 +388,7 @@ async function requestSuggestions(box) {
   const container = containerOf(wrapper);
   const answer = await local.options({
     ...(container?.type === 'view' ? { viewId: container.viewId } : {}),
-    ...(container?.type === 'message' ? { channel: container.channel } : {}),
+    ...(container?.type === 'message' ? { channel: container.channel, ts: container.ts } : {}),
     actionId: wrapper.dataset.actionId,
     blockId: wrapper.dataset.blockId,
     value: query,

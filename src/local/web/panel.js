@@ -72,6 +72,7 @@ export function createPanel({ refresh, report }) {
   }
 
   function render() {
+    $('emu-external').hidden = emulator.embedded !== false;
     $('emu-now').textContent = formatEmulatorTime(emulator.now);
     $('emu-now').setAttribute('datetime', emulator.now ?? '');
     renderSessions();
@@ -104,7 +105,8 @@ export function createPanel({ refresh, report }) {
   });
   $('emu-add-stream').addEventListener('click', () => {
     if (!selectedSession()) return report('Pick a session first.');
-    run('add-stream', { sessionId: selectedSession() }, () => 'A stream was published');
+    const videoType = $('emu-stream-type').value;
+    run('add-stream', { sessionId: selectedSession(), videoType }, () => `A ${videoType} stream was published`);
   });
   $('emu-connections').addEventListener('click', (event) => {
     const button = event.target.closest('[data-remove-connection]');
@@ -138,6 +140,8 @@ export function createPanel({ refresh, report }) {
     };
     run('fault', fault, () => `Fault armed on ${fault.path} (${fault.count}×)`);
   });
+
+  $('emu-clear-faults').addEventListener('click', () => run('clear-faults', {}, () => 'No fault armed'));
 
   return {
     render(next) {
