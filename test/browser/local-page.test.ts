@@ -63,6 +63,15 @@ describe('the local page', () => {
     await form.waitFor();
     // #video-ops is bound to the seeded session, so the picker already holds it.
     await form.getByLabel('Name').fill('Weekly review');
+    // Output has dispatch_action: the app redraws the form (views.update) and what was typed stays.
+    await form.getByRole('radio', { name: /^Individual/ }).check();
+    await form.getByLabel(/^Resolution/).waitFor({ state: 'detached' });
+    expect(await form.getByLabel('Name').inputValue()).toBe('Weekly review');
+    await form.getByRole('radio', { name: /^Composed/ }).check();
+    await form.getByLabel(/^Resolution/).waitFor();
+    expect(await form.getByLabel('Name').inputValue()).toBe('Weekly review');
+    // The channel's session (the seeded one) is picked already.
+    expect(await form.getByRole('combobox', { name: 'Session' }).inputValue()).toContain(local.sessionId!.slice(0, 10));
     await screenshot(page, 'record-start-modal');
     await form.getByRole('button', { name: 'Start recording' }).click();
     // The app turns the form into a notice once the recording runs.
