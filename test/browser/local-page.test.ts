@@ -141,6 +141,13 @@ describe('the local page', () => {
     await runCommand('/broadcast start');
     const form = modal('Start a broadcast');
     await form.waitFor();
+    // The session picker asks the app for options (block_suggestion) as one types.
+    const session = form.getByRole('combobox', { name: 'Session' });
+    await session.fill('dem');
+    const aliases = form.getByRole('listbox', { name: 'Session' }).getByRole('group', { name: 'Aliases' });
+    const demo = aliases.getByRole('option', { name: /^demo \(local\)/ });
+    await demo.click();
+    expect(await session.inputValue()).toBe('demo (local)');
     const url = form.getByLabel(/RTMP output 1: server URL/);
     await url.fill('rtmp://live.example.com/app');
     await form.getByLabel(/RTMP output 1: stream key/).fill('abcd-efgh');

@@ -379,6 +379,9 @@ function hideListbox(wrapper) {
   wrapper.querySelector('[role="combobox"]').setAttribute('aria-expanded', 'false');
 }
 
+/** Per combobox, the latest request: answers to older ones (slower, fewer letters typed) are dropped. */
+const latestSuggestion = new WeakMap();
+
 async function requestSuggestions(box) {
   const wrapper = box.closest('.bk-external');
   const element = JSON.parse(wrapper.dataset.element);
@@ -386,6 +389,8 @@ async function requestSuggestions(box) {
   const query = box.value === currentSelectionText(wrapper) ? '' : box.value;
   if (query.length < minimum) return;
   const container = containerOf(wrapper);
+  const request = (latestSuggestion.get(box) ?? 0) + 1;
+  latestSuggestion.set(box, request);
   const answer = await local.options({
     ...(container?.type === 'view' ? { viewId: container.viewId } : {}),
     ...(container?.type === 'message' ? { channel: container.channel, ts: container.ts } : {}),
@@ -393,16 +398,21 @@ async function requestSuggestions(box) {
     blockId: wrapper.dataset.blockId,
     value: query,
   });
+  if (latestSuggestion.get(box) !== request || !box.isConnected) return;
   const list = wrapper.querySelector('[role="listbox"]');
-  const groups = answer.option_groups ?? [{ options: answer.options ?? [] }];
-  const items = groups.flatMap((group) => [
-    ...(group.label ? [`<li role="presentation" class="bk-listbox-group">${escapeHtml(textObjectToPlain(group.label))}</li>`] : []),
-    ...(group.options ?? []).map((o) => {
-      const description = o.description ? `<span class="bk-option-description">${escapeHtml(textObjectToPlain(o.description))}</span>` : '';
-      return `<li role="option" tabindex="-1" class="bk-option" aria-selected="false" data-option="${escapeHtml(JSON.stringify(o))}"><span>${escapeHtml(textObjectToPlain(o.text))}</span>${description}</li>`;
-    }),
-  ]);
-  list.innerHTML = items.length > 0 ? items.join('') : '<li role="presentation" class="bk-listbox-empty">No matches</li>';
+  const optionHtml = (o) => {
+    const description = o.description ? `<span class="bk-option-description">${escapeHtml(textObjectToPlain(o.description))}</span>` : '';
+    return `<div role="option" tabindex="-1" class="bk-option" aria-selected="false" data-option="${escapeHtml(JSON.stringify(o))}"><span>${escapeHtml(textObjectToPlain(o.text))}</span>${description}</div>`;
+  };
+  const html = answer.option_groups
+    ? answer.option_groups
+        .map((group) => {
+          const label = escapeHtml(textObjectToPlain(group.label));
+          return `<div role="group" aria-label="${label}"><div class="bk-listbox-group" aria-hidden="true">${label}</div>${(group.options ?? []).map(optionHtml).join('')}</div>`;
+        })
+        .join('')
+    : (answer.options ?? []).map(optionHtml).join('');
+  list.innerHTML = html || '<div class="bk-listbox-empty">No matches</div>';
   list.hidden = false;
   box.setAttribute('aria-expanded', 'true');
 }

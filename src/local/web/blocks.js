@@ -88,7 +88,7 @@ function externalSelectHtml(element, blockId, opts) {
   const listId = `${opts.id ?? controlId('x', blockId, element.action_id)}-list`;
   return `<div class="bk-external"${attrs({ ...elementData(element, blockId, 'external'), 'data-input': opts.input ? element.type : undefined, 'data-selected': JSON.stringify(initial), 'data-multi': multi ? 'true' : undefined })}>`
     + `<input type="text" class="bk-text" role="combobox" autocomplete="off"${attrs({ ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : label, 'aria-controls': listId, 'aria-expanded': 'false', 'aria-autocomplete': 'list', placeholder: placeholderText(element, 'Type to search'), value: multi ? '' : initial[0] ? optionText(initial[0]) : '' })}>`
-    + `<ul class="bk-listbox" role="listbox"${attrs({ id: listId, 'aria-label': label })} hidden></ul>`
+    + `<div class="bk-listbox" role="listbox"${attrs({ id: listId, 'aria-label': label })} hidden></div>`
     + (multi ? `<div class="bk-chips">${initial.map((o) => `<span class="bk-chip">${escapeHtml(optionText(o))}</span>`).join('')}</div>` : '')
     + `</div>`;
 }
