@@ -136,6 +136,26 @@ describe('the local page', () => {
     await screenshot(page, 'recording-failed');
   });
 
+  test('markup typed into a name is shown as text, never run', async () => {
+    const name = '<img/src=x/onerror=window.__injected=1><b>bold</b>';
+    await runCommand(`/record start demo ${name}`);
+    const card = messages().filter({ hasText: name }).filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
+    await card.waitFor();
+    expect(await card.locator('img, b').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+    await card.getByRole('button', { name: 'Stop recording' }).click();
+    await page.getByRole('dialog', { name: 'Stop this recording?' }).getByRole('button', { name: 'Stop recording' }).click();
+    await card.getByRole('button', { name: 'Stop recording' }).waitFor({ state: 'detached' });
+  });
+
+  test('Escape closes the open form', async () => {
+    await runCommand('/broadcast start');
+    const form = modal('Start a broadcast');
+    await form.waitFor();
+    await form.getByLabel(/RTMP output 1: name/).press('Escape');
+    await form.waitFor({ state: 'detached' });
+  });
+
   test('the broadcast form refuses an RTMP URL without a port: the error shows under that field, nothing starts', async () => {
     const before = (await messages().count());
     await runCommand('/broadcast start');

@@ -225,10 +225,16 @@ async function sendAction(node, extra = {}) {
   if (answer.ok === false) toast(answer.error ?? 'The app did not accept that.');
 }
 
+/** A problem not tied to one field (an action the app refused, a closed form…), shown on top. */
 function toast(text) {
-  const result = $('composer-error');
-  result.textContent = text;
+  const banner = $('toast');
+  $('toast-text').textContent = text;
+  banner.hidden = false;
 }
+
+$('toast-close').addEventListener('click', () => {
+  $('toast').hidden = true;
+});
 
 function optionFromElement(element, value) {
   const options = element.option_groups ? element.option_groups.flatMap((g) => g.options ?? []) : element.options ?? [];
@@ -322,7 +328,15 @@ document.addEventListener('keydown', async (event) => {
     await sendAction(node, { value: node.value });
   }
   if (node.matches('.bk-external input[role="combobox"]')) externalKeys(event, node);
-  if (event.key === 'Escape') closeDrawers();
+  if (event.key === 'Escape') {
+    closeDrawers();
+    // Like Slack, Escape closes the top form (a confirm dialog handles its own Escape first).
+    const form = $('modal-root').querySelector('form.modal-form');
+    if (form && !$('confirm-dialog').open && !node.closest('.bk-external')) {
+      event.preventDefault();
+      await local.close(form.dataset.viewId);
+    }
+  }
 });
 
 document.addEventListener('submit', async (event) => {
