@@ -94,6 +94,20 @@ describe('Workspace', () => {
     expect(call('views.update', { view_id: opened.id, hash: opened.hash, view: view('1c') })).toEqual({ ok: false, error: 'hash_conflict' });
     expect(workspace.modals().map((v) => (v.title as { text: string }).text)).toEqual(['1b', '2', '3']);
   });
+
+  it('keeps what was entered across views.update where block and action ids stay', () => {
+    const { workspace, call } = setup();
+    const input = (blockId: string, type = 'plain_text_input') => ({ type: 'input', block_id: blockId, label: { type: 'plain_text', text: blockId }, element: { type, action_id: 'v' } });
+    const opened = call('views.open', { trigger_id: workspace.newTrigger(), view: { type: 'modal', blocks: [input('name'), input('tag'), input('mode')] } }).view;
+    const view = workspace.findView(opened.id)!;
+    workspace.setViewState(view, { name: { v: { type: 'plain_text_input', value: 'Board review' } }, tag: { v: { type: 'plain_text_input', value: 't1' } }, mode: { v: { type: 'plain_text_input', value: 'x' } } });
+    call('views.update', { view_id: opened.id, view: { type: 'modal', blocks: [input('name'), input('mode', 'static_select'), input('extra')] } });
+    expect(workspace.findView(opened.id)!.state.values).toEqual({
+      name: { v: { type: 'plain_text_input', value: 'Board review' } },
+      mode: { v: { type: 'static_select', selected_option: null } },
+      extra: { v: { type: 'plain_text_input', value: null } },
+    });
+  });
 });
 
 describe('Web API answers', () => {

@@ -183,10 +183,14 @@ export class Workspace {
     return view;
   }
 
-  /** Replaces a view in place: same id, new hash and content. */
+  /**
+   * Replaces a view in place: same id, new hash and content. Like Slack, what the person entered
+   * survives where the block and action ids (and the element type) stay the same.
+   */
   replaceView(existing: View, fields: ViewFields): View {
     const previous = this.modalStack[this.modalStack.indexOf(existing) - 1];
     const view = this.buildView({ ...fields, type: existing.type }, existing.id, previous, existing.root_view_id);
+    view.state = { values: carriedOver(existing.state.values, view.state.values) };
     if (existing.type === 'home') {
       this.home = view;
       this.emit({ type: 'home', view: { ...view } });
@@ -277,6 +281,18 @@ export function compareTs(a: string, b: string): number {
   };
   const diff = key(a) - key(b);
   return diff < 0n ? -1 : diff > 0n ? 1 : 0;
+}
+
+function carriedOver(before: ViewState, after: ViewState): ViewState {
+  const values: ViewState = {};
+  for (const [blockId, actions] of Object.entries(after)) {
+    values[blockId] = {};
+    for (const [actionId, value] of Object.entries(actions)) {
+      const entered = before[blockId]?.[actionId] as { type?: unknown } | undefined;
+      values[blockId][actionId] = entered && entered.type === (value as { type?: unknown }).type ? entered : value;
+    }
+  }
+  return values;
 }
 
 /** Slack gives every block the app left without a `block_id` a random one, kept from then on. */
