@@ -4,11 +4,14 @@
  * Server-Sent Event of `/local/events`; clicks go back as `/local/*` calls (PROTOCOL.md).
  */
 import { local } from './api.js';
-import { escapeHtml, textObjectToHtml, textObjectToPlain } from './mrkdwn.js';
-import { renderChannel } from './messages.js';
-import { renderHome, renderModal } from './views.js';
+import { confirmWith } from './confirm-dialog.js';
+import { closeDrawers, installDrawers } from './drawers.js';
+import { installExternalSelects } from './external-select.js';
 import { readControl, readStateValues, restoreStateValues } from './forms.js';
+import { renderChannel } from './messages.js';
+import { escapeHtml } from './mrkdwn.js';
 import { createPanel } from './panel.js';
+import { renderHome, renderModal } from './views.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -185,24 +188,6 @@ function connectEvents() {
   };
 }
 
-// ---- confirm dialogs -----------------------------------------------------------------------
-
-/** Slack's confirm object as a dialog; resolves true when confirmed. */
-function confirmWith(confirm) {
-  const dialog = $('confirm-dialog');
-  $('confirm-title').textContent = textObjectToPlain(confirm.title) || 'Are you sure?';
-  $('confirm-text').innerHTML = textObjectToHtml(confirm.text, ui.state ? renderContext() : {});
-  const ok = $('confirm-ok');
-  ok.textContent = textObjectToPlain(confirm.confirm) || 'Yes';
-  ok.className = `bk-btn ${confirm.style === 'danger' ? 'bk-btn--danger' : 'bk-btn--primary'}`;
-  $('confirm-deny').textContent = textObjectToPlain(confirm.deny) || 'Cancel';
-  dialog.returnValue = '';
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
-  });
-}
-
 // ---- interactions --------------------------------------------------------------------------
 
 /** Where an interactive element lives: a message or a view (modal or Home). */
@@ -216,7 +201,7 @@ function containerOf(node) {
 
 async function sendAction(node, extra = {}) {
   const element = JSON.parse(node.dataset.element);
-  if (element.confirm && !(await confirmWith(element.confirm))) return;
+  if (element.confirm && !(await confirmWith(element.confirm, ui.state ? renderContext() : {}))) return;
   const container = containerOf(node);
   if (!container) return;
   const root = node.closest('.msg, [data-view-id]');
@@ -296,8 +281,6 @@ document.addEventListener('click', async (event) => {
     if (form) await local.close(form.dataset.viewId);
     return;
   }
-  const option = target.closest('.bk-listbox [role="option"]');
-  if (option) chooseExternalOption(option);
 });
 
 document.addEventListener('change', async (event) => {
@@ -327,7 +310,6 @@ document.addEventListener('keydown', async (event) => {
     event.preventDefault();
     await sendAction(node, { value: node.value });
   }
-  if (node.matches('.bk-external input[role="combobox"]')) externalKeys(event, node);
   if (event.key === 'Escape') {
     closeDrawers();
     // Like Slack, Escape closes the top form (a confirm dialog handles its own Escape first).
@@ -363,114 +345,6 @@ document.addEventListener('submit', async (event) => {
   }
 });
 
-// ---- external selects (block_suggestion) ---------------------------------------------------
-
-const suggestionTimers = new WeakMap();
-
-document.addEventListener('focusin', (event) => {
-  if (event.target.matches('.bk-external input[role="combobox"]')) requestSuggestions(event.target);
-});
-
-document.addEventListener('input', (event) => {
-  if (!event.target.matches('.bk-external input[role="combobox"]')) return;
-  const box = event.target;
-  clearTimeout(suggestionTimers.get(box));
-  suggestionTimers.set(box, setTimeout(() => requestSuggestions(box), 150));
-});
-
-document.addEventListener('focusout', (event) => {
-  const wrapper = event.target.closest?.('.bk-external');
-  if (!wrapper) return;
-  // Let a click on an option land before the list closes.
-  setTimeout(() => {
-    if (!wrapper.contains(document.activeElement)) hideListbox(wrapper);
-  }, 200);
-});
-
-function hideListbox(wrapper) {
-  const list = wrapper.querySelector('[role="listbox"]');
-  list.hidden = true;
-  wrapper.querySelector('[role="combobox"]').setAttribute('aria-expanded', 'false');
-}
-
-/** Per combobox, the latest request: answers to older ones (slower, fewer letters typed) are dropped. */
-const latestSuggestion = new WeakMap();
-
-async function requestSuggestions(box) {
-  const wrapper = box.closest('.bk-external');
-  const element = JSON.parse(wrapper.dataset.element);
-  const minimum = element.min_query_length ?? 3;
-  const query = box.value === currentSelectionText(wrapper) ? '' : box.value;
-  if (query.length < minimum) return;
-  const container = containerOf(wrapper);
-  const request = (latestSuggestion.get(box) ?? 0) + 1;
-  latestSuggestion.set(box, request);
-  const answer = await local.options({
-    ...(container?.type === 'view' ? { viewId: container.viewId } : {}),
-    ...(container?.type === 'message' ? { channel: container.channel, ts: container.ts } : {}),
-    actionId: wrapper.dataset.actionId,
-    blockId: wrapper.dataset.blockId,
-    value: query,
-  });
-  if (latestSuggestion.get(box) !== request || !box.isConnected) return;
-  const list = wrapper.querySelector('[role="listbox"]');
-  const optionHtml = (o) => {
-    const description = o.description ? `<span class="bk-option-description">${escapeHtml(textObjectToPlain(o.description))}</span>` : '';
-    return `<div role="option" tabindex="-1" class="bk-option" aria-selected="false" data-option="${escapeHtml(JSON.stringify(o))}"><span>${escapeHtml(textObjectToPlain(o.text))}</span>${description}</div>`;
-  };
-  const html = answer.option_groups
-    ? answer.option_groups
-        .map((group) => {
-          const label = escapeHtml(textObjectToPlain(group.label));
-          return `<div role="group" aria-label="${label}"><div class="bk-listbox-group" aria-hidden="true">${label}</div>${(group.options ?? []).map(optionHtml).join('')}</div>`;
-        })
-        .join('')
-    : (answer.options ?? []).map(optionHtml).join('');
-  list.innerHTML = html || '<div class="bk-listbox-empty">No matches</div>';
-  list.hidden = false;
-  box.setAttribute('aria-expanded', 'true');
-}
-
-function currentSelectionText(wrapper) {
-  const [selected] = JSON.parse(wrapper.dataset.selected ?? '[]');
-  return selected ? textObjectToPlain(selected.text) : '';
-}
-
-function chooseExternalOption(option) {
-  const wrapper = option.closest('.bk-external');
-  const chosen = JSON.parse(option.dataset.option);
-  const multi = wrapper.dataset.multi === 'true';
-  const selected = multi ? [...JSON.parse(wrapper.dataset.selected ?? '[]').filter((o) => o.value !== chosen.value), chosen] : [chosen];
-  wrapper.dataset.selected = JSON.stringify(selected);
-  const box = wrapper.querySelector('[role="combobox"]');
-  box.value = multi ? '' : textObjectToPlain(chosen.text);
-  const chips = wrapper.querySelector('.bk-chips');
-  if (chips) chips.innerHTML = selected.map((o) => `<span class="bk-chip">${escapeHtml(textObjectToPlain(o.text))}</span>`).join('');
-  hideListbox(wrapper);
-  if (dispatches(wrapper)) sendAction(wrapper, multi ? { selectedOptions: selected } : { selectedOption: chosen });
-}
-
-function externalKeys(event, box) {
-  const wrapper = box.closest('.bk-external');
-  const options = [...wrapper.querySelectorAll('[role="option"]')];
-  if (options.length === 0) return;
-  const current = options.findIndex((o) => o.getAttribute('aria-selected') === 'true');
-  const move = (index) => {
-    options.forEach((o, i) => o.setAttribute('aria-selected', i === index ? 'true' : 'false'));
-    options[index]?.scrollIntoView({ block: 'nearest' });
-  };
-  if (event.key === 'ArrowDown') {
-    event.preventDefault();
-    move(Math.min(options.length - 1, current + 1));
-  } else if (event.key === 'ArrowUp') {
-    event.preventDefault();
-    move(Math.max(0, current - 1));
-  } else if (event.key === 'Enter' && current >= 0) {
-    event.preventDefault();
-    chooseExternalOption(options[current]);
-  } else if (event.key === 'Escape') hideListbox(wrapper);
-}
-
 // ---- composer ------------------------------------------------------------------------------
 
 $('command-suggestions').innerHTML = COMMANDS.map((c) => `<option value="${escapeHtml(c)}"></option>`).join('');
@@ -493,32 +367,10 @@ $('composer').addEventListener('submit', async (event) => {
   }
 });
 
-// ---- phone layout: drawers -----------------------------------------------------------------
-
-function setDrawer(buttonId, panelId, open) {
-  $(buttonId).setAttribute('aria-expanded', open ? 'true' : 'false');
-  $(panelId).classList.toggle('open', open);
-}
-
-function closeDrawers() {
-  setDrawer('toggle-sidebar', 'sidebar', false);
-  setDrawer('toggle-emulator', 'emulator', false);
-}
-
-$('toggle-sidebar').addEventListener('click', () => {
-  const open = $('toggle-sidebar').getAttribute('aria-expanded') !== 'true';
-  closeDrawers();
-  setDrawer('toggle-sidebar', 'sidebar', open);
-});
-
-$('toggle-emulator').addEventListener('click', () => {
-  const open = $('toggle-emulator').getAttribute('aria-expanded') !== 'true';
-  closeDrawers();
-  setDrawer('toggle-emulator', 'emulator', open);
-});
-
 // ---- start ---------------------------------------------------------------------------------
 
+installDrawers();
+installExternalSelects({ containerOf, dispatches, sendAction });
 const panel = createPanel({ refresh, report: (text) => ($('emu-result').textContent = text) });
 refresh().catch((error) => setConnection(`Offline: ${error.message}`, false));
 connectEvents();
