@@ -213,6 +213,33 @@ describe('the local page', () => {
     await page.getByRole('navigation').getByRole('button', { name: 'video-ops' }).click();
   });
 
+  test('the event stream reconnects after the stand-in refused it, and changes flow again', async () => {
+    const other = await context.newPage();
+    const errors = collectPageErrors(other);
+    let refused = 0;
+    await other.route('**/local/events', async (route) => {
+      if (refused === 0) {
+        refused += 1;
+        await route.fulfill({ status: 503, body: 'busy' });
+      } else {
+        await route.continue();
+      }
+    });
+    try {
+      await other.goto(local.url);
+      await other.getByRole('status').filter({ hasText: 'Reconnecting…' }).waitFor();
+      await other.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+      expect(refused).toBe(1);
+      // A change made elsewhere (the first page) reaches this one through the new stream.
+      await runCommand('/video help');
+      await other.getByRole('region', { name: 'Messages' }).getByText('/video-admin projects').first().waitFor();
+      // The refused request logs a console error in Chromium; nothing else may.
+      expect(errors.filter((e) => !e.includes('503'))).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('on a phone-sized window the channel list and the emulator panel fold behind buttons', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const small = await phone.newPage();
