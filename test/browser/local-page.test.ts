@@ -142,7 +142,7 @@ describe('the local page', () => {
     const card = messages().filter({ hasText: name }).filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
     await card.waitFor();
     expect(await card.locator('img, b').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
     await card.getByRole('button', { name: 'Stop recording' }).click();
     await page.getByRole('dialog', { name: 'Stop this recording?' }).getByRole('button', { name: 'Stop recording' }).click();
     await card.getByRole('button', { name: 'Stop recording' }).waitFor({ state: 'detached' });
@@ -197,8 +197,10 @@ describe('the local page', () => {
     const chart = messages().locator('figure.msg-file--image img').last();
     await chart.waitFor();
     await chart.scrollIntoViewIfNeeded();
-    await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await chart.elementHandle());
-    const size = await chart.evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+    // Browser-side callbacks: typed structurally, the test's TypeScript has no DOM library.
+    type LoadedImage = { complete: boolean; naturalWidth: number; naturalHeight: number };
+    await page.waitForFunction((img) => (img as LoadedImage).complete && (img as LoadedImage).naturalWidth > 0, await chart.elementHandle());
+    const size = await chart.evaluate((img) => ({ width: (img as LoadedImage).naturalWidth, height: (img as LoadedImage).naturalHeight }));
     expect(size.width).toBeGreaterThan(100);
     expect(size.height).toBeGreaterThan(50);
     await screenshot(page, 'usage-chart');
