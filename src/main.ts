@@ -61,6 +61,10 @@ async function runLocal(): Promise<void> {
       process.stderr.write(`${formatConfigProblems(error.problems)}\n`);
       process.exit(2);
     }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      process.stderr.write(`vidops local mode: port ${process.env.PORT?.trim() || 3000} is in use; set PORT to a free one, e.g. PORT=3001 npm start\n`);
+      process.exit(1);
+    }
     throw error;
   }
   process.stdout.write(`vidops local mode: open ${local.url}\n`);

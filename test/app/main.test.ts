@@ -1,5 +1,7 @@
 /** The process entry: exit 2 with what to set, or start, serve /healthz and commands, and stop on SIGTERM. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +57,16 @@ describe('src/main.ts', () => {
     expect(p.stdout().trim().split('\n')).toEqual([line]);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  });
+
+  it('in local mode, names the port when it is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const p = run({ PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
+    expect(await p.exited).toBe(1);
+    expect(p.stderr()).toContain(`vidops local mode: port ${port} is in use; set PORT to a free one`);
+    await new Promise((resolve) => taken.close(resolve));
   });
 
   it('with some Slack variables but not all, exits with code 2 and says what to set', async () => {

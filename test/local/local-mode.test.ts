@@ -127,6 +127,25 @@ describe('local mode', () => {
     expect((await client.chat.postEphemeral({ channel: CHANNEL, user: 'U0SOMEONE', text: 'hi' }).catch((e: { data: { error: string } }) => e.data)).error).toBe('user_not_in_channel');
   });
 
+  it('streams each change to the page as Server-Sent Events', async () => {
+    const types = (changes: Array<Record<string, unknown>>) => changes.map((c) => c.type);
+    const help = await page.changesDuring(() => page.command('/video help'), (c) => types(c).includes('message'));
+    expect(help.find((c) => c.type === 'message')).toEqual({ type: 'message', message: expect.objectContaining({ channel: CHANNEL, ephemeral: true, text: 'vidops commands' }) });
+
+    let viewId = '';
+    const opened = await page.changesDuring(() => page.command('/record start'), (c) => c.some((x) => x.type === 'views' && (x.views as View[]).length === 1));
+    viewId = (opened.find((c) => c.type === 'views')!.views as View[])[0]!.id;
+    const closed = await page.changesDuring(() => page.post('/local/close', { viewId }), (c) => c.some((x) => x.type === 'views' && (x.views as View[]).length === 0));
+    expect(types(closed)).toContain('views');
+
+    const before = Date.parse((await page.state()).emulator.now);
+    const moved = await page.changesDuring(() => page.post('/local/emulator/advance', { seconds: 600 }), (c) => types(c).includes('emulator'));
+    const now = Date.parse(String(moved.find((c) => c.type === 'emulator')!.now));
+    // Ten minutes ahead, plus the little wall-clock time the emulator's real clock also ran.
+    expect(now - before).toBeGreaterThanOrEqual(600_000);
+    expect(now - before).toBeLessThan(610_000);
+  });
+
   it('signs every request: the app accepts the stand-in’s and refuses a tampered or stale one', async () => {
     const fields = { command: '/video', text: 'help', team_id: 'T0LOCAL01', user_id: LOCAL_USER.id, channel_id: CHANNEL, response_url: `${local.url}response/x`, trigger_id: 't' };
     const wrongSecret = signForm('not-the-signing-secret', fields);

@@ -81,6 +81,46 @@ export class PageClient {
     }
   }
 
+  /**
+   * Opens `/local/events`, runs `act`, and collects the changes streamed until `enough` says so.
+   * The stream is open before `act` runs, so nothing it causes is missed.
+   */
+  async changesDuring(act: () => Promise<unknown>, enough: (changes: Array<Record<string, unknown>>) => boolean, timeoutMs = 10_000): Promise<Array<Record<string, unknown>>> {
+    const abort = new AbortController();
+    const res = await fetch(new URL('/local/events', this.url), { signal: abort.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const changes: Array<Record<string, unknown>> = [];
+    const decoder = new TextDecoder();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not enough changes within ${timeoutMs} ms: ${JSON.stringify(changes.map((c) => c.type))}`)), timeoutMs);
+    });
+    const read = (async () => {
+      let buffered = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the event stream ended');
+        buffered += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const event = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          for (const line of event.split('\n')) if (line.startsWith('data: ')) changes.push(JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
+        }
+        if (enough(changes)) return changes;
+      }
+    })();
+    try {
+      await act();
+      return await Promise.race([read, timeout]);
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+      read.catch(() => undefined);
+    }
+  }
+
   /** A message whose text or blocks contain `needle`. */
   waitForMessage(needle: string | RegExp, where: (m: Message) => boolean = () => true): Promise<Message> {
     const matches = (m: Message) => {
