@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log';
 import { resolveConversation } from './identities';
 import {
-  type ElementChoice,
   appHomeOpened,
   blockSuggestion,
   globalShortcut,
@@ -20,9 +19,9 @@ import {
   viewClosed,
   viewSubmission,
 } from './payloads';
+import type { ActionBody, CloseBody, CommandBody, OptionsBody, ShortcutBody, SubmitBody } from './page-api';
 import { type SignedRequest, signEvent, signForm, signInteraction } from './signing';
 import { applyResponse } from './slack-standin/response-url';
-import type { ViewState } from './slack-standin/types';
 import type { ResponseTarget, Workspace } from './slack-standin/workspace';
 
 /** Slack gives up on an app that has not answered within 3 seconds. */
@@ -43,13 +42,6 @@ export interface BridgeOptions {
   now?: () => number;
 }
 
-export type ActionContainer = { type: 'message'; channel: string; ts: string } | { type: 'view'; viewId: string };
-
-export interface ActionInput extends ElementChoice {
-  container: ActionContainer;
-  /** The inputs' current values (`state.values`), when the page has any. */
-  values?: ViewState;
-}
 
 interface AppAnswer {
   status: number;
@@ -92,7 +84,7 @@ export class AppBridge {
     }
   }
 
-  async command(input: { channel: string; text: string }): Promise<BridgeResult> {
+  async command(input: CommandBody): Promise<BridgeResult> {
     const conversation = resolveConversation(input.channel);
     if (!conversation) return { ok: false, error: `there is no channel ${input.channel}` };
     const line = splitCommandLine(input.text);
@@ -116,7 +108,7 @@ export class AppBridge {
     return { ok: true };
   }
 
-  async action(input: ActionInput): Promise<BridgeResult> {
+  async action(input: ActionBody): Promise<BridgeResult> {
     const { container } = input;
     let payload: Record<string, unknown>;
     if (container.type === 'message') {
@@ -140,7 +132,7 @@ export class AppBridge {
     return 'error' in answer ? { ok: false, error: answer.error } : { ok: true };
   }
 
-  async submit(input: { viewId: string; values: ViewState }): Promise<BridgeResult<{ errors?: Record<string, string> }>> {
+  async submit(input: SubmitBody): Promise<BridgeResult<{ errors?: Record<string, string> }>> {
     const view = this.workspace.modals().find((v) => v.id === input.viewId) && this.workspace.findView(input.viewId);
     if (!view || view.type !== 'modal') return { ok: false, error: 'that form is closed' };
     this.workspace.setViewState(view, input.values ?? {});
@@ -171,7 +163,7 @@ export class AppBridge {
     }
   }
 
-  async close(input: { viewId: string }): Promise<BridgeResult> {
+  async close(input: CloseBody): Promise<BridgeResult> {
     const view = this.workspace.findView(input.viewId);
     if (!view || view.type !== 'modal') return { ok: false, error: 'that form is closed' };
     const clears = view.clear_on_close === true;
@@ -182,7 +174,7 @@ export class AppBridge {
     return 'error' in answer ? { ok: false, error: answer.error } : { ok: true };
   }
 
-  async suggestions(input: { viewId?: string; channel?: string; ts?: string; actionId: string; blockId: string; value: string }): Promise<BridgeResult<Record<string, unknown>>> {
+  async suggestions(input: OptionsBody): Promise<BridgeResult<Record<string, unknown>>> {
     const view = input.viewId ? this.workspace.findView(input.viewId) : undefined;
     const message = input.channel && input.ts ? this.workspace.find(input.channel, input.ts) : undefined;
     if (input.viewId && !view) return { ok: false, error: 'that view is closed' };
@@ -204,7 +196,7 @@ export class AppBridge {
     return 'error' in answer ? { ok: false, error: answer.error } : { ok: true };
   }
 
-  async shortcut(input: { callbackId: string; channel?: string; ts?: string }): Promise<BridgeResult> {
+  async shortcut(input: ShortcutBody): Promise<BridgeResult> {
     const triggerId = this.workspace.newTrigger();
     let payload: Record<string, unknown>;
     if (input.channel && input.ts) {

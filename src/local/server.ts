@@ -7,10 +7,12 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import type { z } from 'zod';
 import type { Logger } from '../log';
 import type { AppBridge } from './bridge';
 import type { EmulatorPanel } from './emulator-panel';
 import { LOCAL_CONVERSATIONS, LOCAL_TEAM, LOCAL_USER } from './identities';
+import { actionBody, closeBody, commandBody, describeProblems, optionsBody, shortcutBody, submitBody } from './page-api';
 import { applyResponse } from './slack-standin/response-url';
 import type { Change } from './slack-standin/types';
 import { type Body, answerWebApi, sniffMimetype } from './slack-standin/web-api';
@@ -165,40 +167,28 @@ export function createStandinServer(options: StandinServerOptions): Server {
     createReadStream(path).pipe(res);
   }
 
+  function parse<T extends z.ZodType>(schema: T, body: Record<string, unknown>): z.output<T> {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new HttpProblem(400, describeProblems(parsed.error));
+    return parsed.data;
+  }
+
   async function page(path: string, body: Record<string, unknown>): Promise<unknown> {
     switch (path) {
       case '/local/command':
-        return bridge.command({ channel: str(body.channel) ?? '', text: str(body.text) ?? '' });
-      case '/local/action': {
-        const container = body.container as Record<string, unknown> | undefined;
-        if (!container || (container.type !== 'message' && container.type !== 'view')) throw new HttpProblem(400, 'container must be {type:"message",channel,ts} or {type:"view",viewId}');
-        return bridge.action({
-          container: container.type === 'message' ? { type: 'message', channel: str(container.channel) ?? '', ts: str(container.ts) ?? '' } : { type: 'view', viewId: str(container.viewId) ?? '' },
-          actionId: str(body.actionId) ?? '',
-          ...(str(body.blockId) !== undefined ? { blockId: str(body.blockId)! } : {}),
-          ...(str(body.value) !== undefined ? { value: str(body.value)! } : {}),
-          ...(body.selectedOption !== undefined ? { selectedOption: body.selectedOption } : {}),
-          ...(Array.isArray(body.selectedOptions) ? { selectedOptions: body.selectedOptions } : {}),
-          ...(body.values && typeof body.values === 'object' ? { values: body.values as Record<string, Record<string, unknown>> } : {}),
-        });
-      }
+        return bridge.command(parse(commandBody, body));
+      case '/local/action':
+        return bridge.action(parse(actionBody, body));
       case '/local/submit':
-        return bridge.submit({ viewId: str(body.viewId) ?? '', values: (body.values as Record<string, Record<string, unknown>>) ?? {} });
+        return bridge.submit(parse(submitBody, body));
       case '/local/close':
-        return bridge.close({ viewId: str(body.viewId) ?? '' });
+        return bridge.close(parse(closeBody, body));
       case '/local/options':
-        return bridge.suggestions({
-          ...(str(body.viewId) ? { viewId: str(body.viewId)! } : {}),
-          ...(str(body.channel) ? { channel: str(body.channel)! } : {}),
-          ...(str(body.ts) ? { ts: str(body.ts)! } : {}),
-          actionId: str(body.actionId) ?? '',
-          blockId: str(body.blockId) ?? '',
-          value: str(body.value) ?? '',
-        });
+        return bridge.suggestions(parse(optionsBody, body));
       case '/local/home':
         return bridge.home();
       case '/local/shortcut':
-        return bridge.shortcut({ callbackId: str(body.callbackId) ?? '', ...(str(body.channel) ? { channel: str(body.channel)! } : {}), ...(str(body.ts) ? { ts: str(body.ts)! } : {}) });
+        return bridge.shortcut(parse(shortcutBody, body));
       default:
         if (path.startsWith('/local/emulator/')) {
           if (!panel) return { ok: false, error: 'the side panel drives the embedded emulator only; this run uses the video service named by VIDEO_API_URL' };

@@ -48,6 +48,11 @@ describe('local mode', () => {
 
     expect(await page.command('/giphy cats')).toEqual({ ok: false, error: '/giphy is not a command of vidops; try /video help' });
     expect(await page.command('hello')).toEqual({ ok: false, error: 'type a slash command, such as /video help' });
+    expect(await page.command('/video help', 'C0NOWHERE')).toEqual({ ok: false, error: 'there is no channel C0NOWHERE' });
+
+    const malformed = await fetch(new URL('/local/action', local.url), { method: 'POST', body: JSON.stringify({ container: { type: 'message', channel: CHANNEL } }) });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ ok: false, error: expect.stringMatching(/container\.ts: .*; actionId: /) });
   });
 
   it('/record start: a modal, field errors kept in it, a card on submit, and the poller’s replies after the emulator’s clock moves', async () => {
