@@ -209,8 +209,9 @@ describe('the local page', () => {
   test('the App Home tab renders the published view', async () => {
     await page.getByRole('button', { name: 'App Home' }).click();
     const home = page.getByRole('region', { name: 'App Home' });
-    await home.locator('.home .bk-block').first().waitFor();
-    expect((await home.textContent())!.length).toBeGreaterThan(20);
+    await home.getByRole('heading', { name: 'Watching now' }).waitFor();
+    expect(await home.textContent()).toContain('You are an admin');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('vidops');
     await screenshot(page, 'app-home');
     await page.getByRole('navigation').getByRole('button', { name: 'video-ops' }).click();
   });
@@ -251,7 +252,9 @@ describe('the local page', () => {
       await small.getByRole('status').filter({ hasText: 'Live' }).waitFor();
       const panel = small.getByRole('complementary', { name: 'Emulator' });
       const channels = small.getByRole('navigation', { name: 'Channels and apps' });
-      await small.getByRole('article').first().waitFor();
+      await small.getByLabel('Slash command').fill('/video help');
+      await small.getByLabel('Slash command').press('Enter');
+      await small.getByRole('article').filter({ hasText: '/video-admin projects' }).last().waitFor();
       expect(await panel.isVisible()).toBe(false);
       expect(await channels.isVisible()).toBe(false);
       await screenshot(small, 'phone-channel');
@@ -262,6 +265,17 @@ describe('the local page', () => {
       await small.getByRole('button', { name: 'Show channels' }).tap();
       await channels.waitFor();
       expect(await panel.isVisible()).toBe(false);
+      // Picking a channel folds the list away again; the form then fills the small screen.
+      await channels.getByRole('button', { name: 'video-ops' }).tap();
+      await channels.waitFor({ state: 'hidden' });
+      await small.getByLabel('Slash command').fill('/record start');
+      await small.getByLabel('Slash command').press('Enter');
+      const form = small.getByRole('dialog', { name: 'Start a recording' });
+      await form.waitFor();
+      expect((await form.boundingBox())!.width).toBe(390);
+      await screenshot(small, 'phone-record-form');
+      await form.getByRole('button', { name: 'Cancel' }).tap();
+      await form.waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
     } finally {
       await phone.close();

@@ -86,6 +86,14 @@ export function restoreStateValues(root, previous) {
     else if ('selected_date' in entry && entry.selected_date) node.value = entry.selected_date;
     else if ('selected_time' in entry && entry.selected_time) node.value = entry.selected_time;
     else if (entry.type === 'static_select' && entry.selected_option) node.value = entry.selected_option.value;
+    else if (entry.type === 'multi_static_select') {
+      const chosen = new Set(entry.selected_options.map((o) => o.value));
+      for (const option of node.options) option.selected = chosen.has(option.value);
+    } else if (entry.type === 'multi_external_select') {
+      node.dataset.selected = JSON.stringify(entry.selected_options);
+      const chips = node.querySelector('.bk-chips');
+      if (chips) chips.textContent = entry.selected_options.map((o) => o.text?.text ?? o.value).join(', ');
+    }
     else if (entry.type === 'radio_buttons' && entry.selected_option) {
       for (const input of node.querySelectorAll('input')) input.checked = input.value === entry.selected_option.value;
     } else if (entry.type === 'checkboxes') {
