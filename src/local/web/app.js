@@ -25,7 +25,11 @@ const ui = {
   rendered: { messages: '', modal: '', home: '' },
 };
 
-const COMMANDS = ['/record start', '/record list', '/broadcast start', '/usage', '/video', '/session', '/streams', '/watch', '/help'];
+/** Suggestions under the composer (any command of the app can be typed). */
+const COMMAND_SUGGESTIONS = [
+  '/video help', '/record start', '/record list', '/broadcast start', '/streams', '/usage', '/usage sessions',
+  '/session create', '/mute-all', '/captions start', '/render start', '/video watches', '/video-admin projects',
+];
 
 function renderContext() {
   const state = ui.state;
@@ -347,7 +351,7 @@ document.addEventListener('submit', async (event) => {
 
 // ---- composer ------------------------------------------------------------------------------
 
-$('command-suggestions').innerHTML = COMMANDS.map((c) => `<option value="${escapeHtml(c)}"></option>`).join('');
+$('command-suggestions').innerHTML = COMMAND_SUGGESTIONS.map((c) => `<option value="${escapeHtml(c)}"></option>`).join('');
 
 $('composer').addEventListener('submit', async (event) => {
   event.preventDefault();
