@@ -24,8 +24,9 @@ export const DEFAULT_CHANNEL = LOCAL_CHANNELS[0]!;
 /** Every conversation the stand-in knows: the channels, then the direct messages. */
 export const LOCAL_CONVERSATIONS: readonly LocalChannel[] = [...LOCAL_CHANNELS, LOCAL_DM];
 
-/** Where a post addressed to `channel` lands: a user id means the DM with that user. */
+/** Where a post addressed to `channel` lands: an id, a channel name (`#video-ops`), or a user id (their DM). */
 export function resolveConversation(channel: string): LocalChannel | undefined {
   if (channel === LOCAL_USER.id) return LOCAL_DM;
-  return LOCAL_CONVERSATIONS.find((c) => c.id === channel);
+  const name = channel.replace(/^#/, '');
+  return LOCAL_CONVERSATIONS.find((c) => c.id === channel || (c.id !== LOCAL_DM.id && c.name === name));
 }

@@ -60,6 +60,8 @@ export interface RunningLocal {
   sessionId: string | undefined;
   vidops: RunningVidops;
   emulator: RunningEmulator | undefined;
+  /** The credentials generated for this run, for code in the same process (tests); never printed. */
+  slack: { botToken: string; signingSecret: string };
   stop(): Promise<void>;
 }
 
@@ -197,6 +199,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
       sessionId,
       vidops,
       emulator,
+      slack: { botToken, signingSecret },
       stop: () => (stopping ??= undo()),
     };
   } catch (error) {

@@ -16,12 +16,22 @@ const CHANNEL = 'C0LOCAL01';
 describe('local mode', () => {
   let local: RunningLocal;
   let page: PageClient;
+  const logLines: string[] = [];
   beforeAll(async () => {
-    local = await startLocal({ env: { DATABASE_URL: 'sqlite::memory:' }, port: 0, logLevel: 'silent' });
+    local = await startLocal({ env: { DATABASE_URL: 'sqlite::memory:' }, port: 0, logLevel: 'debug', logStream: { write: (line: string) => logLines.push(line) } });
     page = new PageClient(local.url);
   });
   afterAll(async () => {
-    await local.stop();
+    // After every test below: no generated or emulator secret in a log line or in what the page sees.
+    try {
+      const apiKey = local.vidops.services.projects.configured('local')!.apiKey;
+      const secrets = [local.slack.botToken, local.slack.signingSecret, local.emulator!.control.getProject(apiKey).secret, local.emulator!.control.account.secret];
+      const seen = [logLines.join('\n'), JSON.stringify(await page.state())];
+      expect(logLines.length).toBeGreaterThan(20);
+      for (const secret of secrets) for (const text of seen) expect(text.includes(secret)).toBe(false);
+    } finally {
+      await local.stop();
+    }
   });
 
   const topView = (callbackId: string) => page.waitFor((s) => s.views.find((v) => v.callback_id === callbackId), `modal ${callbackId}`);
@@ -174,6 +184,12 @@ describe('local mode', () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(posted.blocks?.length).toBeGreaterThan(0);
+  });
+
+  it('sends the global shortcut: “Mute everyone” opens its form', async () => {
+    expect(await page.post('/local/shortcut', { callbackId: 'vidops_mute_everyone' })).toEqual({ ok: true });
+    const form = await topView('vidops.mute_everyone.modal');
+    expect(await page.post('/local/close', { viewId: form.id })).toEqual({ ok: true });
   });
 
   it('publishes App Home when the tab opens, and loads a picker’s options from the app', async () => {

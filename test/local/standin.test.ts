@@ -144,6 +144,7 @@ describe('Web API answers', () => {
   it('posts to the user’s id land in the DM; unknown methods answer unknown_method', () => {
     const { call } = setup();
     expect(call('chat.postMessage', { channel: LOCAL_USER.id, text: 'hi' })).toEqual(expect.objectContaining({ ok: true, channel: 'D0LOCAL01' }));
+    expect(call('chat.postMessage', { channel: '#town-hall', text: 'hi' })).toEqual(expect.objectContaining({ ok: true, channel: 'C0LOCAL02' }));
     expect(call('admin.users.invite', {})).toEqual({ ok: false, error: 'unknown_method' });
   });
 
