@@ -133,8 +133,10 @@ export class AppBridge {
   }
 
   async submit(input: SubmitBody): Promise<BridgeResult<{ errors?: Record<string, string> }>> {
-    const view = this.workspace.modals().find((v) => v.id === input.viewId) && this.workspace.findView(input.viewId);
+    const view = this.workspace.findView(input.viewId);
     if (!view || view.type !== 'modal') return { ok: false, error: 'that form is closed' };
+    // Slack shows only the top of the stack, so only it can be submitted.
+    if (this.workspace.modals().at(-1)?.id !== view.id) return { ok: false, error: 'only the form on top can be submitted' };
     this.workspace.setViewState(view, input.values ?? {});
     const answer = await this.send('view_submission', signInteraction(this.settings.signingSecret, viewSubmission(view, this.workspace.newTrigger())));
     if ('error' in answer) return { ok: false, error: answer.error };

@@ -118,6 +118,7 @@ describe('AppBridge', () => {
     expect(workspace.modals().map((v) => v.callback_id)).toEqual(['cb.one', 'cb.two']);
     expect(second.previous_view_id).toBe(first.id);
 
+    expect(await bridge.submit({ viewId: first.id, values })).toEqual({ ok: false, error: 'only the form on top can be submitted' });
     answer = { status: 200, body: JSON.stringify({ response_action: 'errors', errors: { name: 'Too short' } }) };
     expect(await bridge.submit({ viewId: second.id, values })).toEqual({ ok: true, errors: { name: 'Too short' } });
     answer = { status: 200, body: JSON.stringify({ response_action: 'update', view: modal('two-b') }) };
