@@ -2,7 +2,7 @@
  * Debian's Chromium (installed by .ci/run) driven by playwright-core. Playwright gives every
  * launch a fresh temporary profile (user-data-dir) and removes it on close.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 
@@ -41,4 +41,26 @@ export function collectPageErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   return errors;
+}
+
+/**
+ * A suite that needs Chromium at /usr/bin/chromium (.ci/run installs it): required under
+ * CI=true, skipped with a message elsewhere when it is missing — like the PostgreSQL suites.
+ */
+export function describeWithChromium(name: string, body: () => void): void {
+  const missing = existsSync(CHROMIUM_PATH) ? undefined : `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install chromium).`;
+  if (missing && process.env.CI === 'true') {
+    describe(name, () => {
+      it('needs Chromium when CI=true', () => {
+        throw new Error(missing);
+      });
+    });
+  } else if (missing) {
+    console.warn(`Skipping ${name}. ${missing}`);
+    describe.skip(`${name} (skipped: no Chromium)`, () => {
+      it('needs Chromium', () => undefined);
+    });
+  } else {
+    describe(name, body);
+  }
 }
