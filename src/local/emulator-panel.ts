@@ -51,10 +51,24 @@ export interface EmulatorPanelOptions {
   control: EmulatorControl;
   /** The local project's API key. */
   apiKey: string;
-  /** The project's archives as the REST API lists them (the control plane has no list). */
-  listArchives: () => Promise<PanelArchive[]>;
   /** Called after every operation that changed the emulator. */
   changed: () => void;
+}
+
+/**
+ * Archive ids named in the emulator's request log (`/v2/project/<key>/archive/<id>…`): every
+ * archive the app started, since its poller reads each one back. Listing them through the REST
+ * API instead would use up faults injected from the panel and show in the request log.
+ */
+export function archiveIdsInRequestLog(log: ReadonlyArray<{ path: string }>, apiKey: string): string[] {
+  const prefix = `/v2/project/${apiKey}/archive/`;
+  const ids = new Set<string>();
+  for (const { path } of log) {
+    if (!path.startsWith(prefix)) continue;
+    const id = decodeURIComponent(path.slice(prefix.length).split(/[/?]/)[0] ?? '');
+    if (id) ids.add(id);
+  }
+  return [...ids];
 }
 
 const NAMES = ['Alice', 'Bob', 'Chidi', 'Dana', 'Emeka', 'Fatima', 'Gustav', 'Hana', 'Ines', 'Jun'];
@@ -98,8 +112,19 @@ export class EmulatorPanel {
     });
   }
 
-  async archives(): Promise<PanelArchive[]> {
-    return this.options.listArchives();
+  /** The project's archives, newest first, read through the control plane (no REST call). */
+  archives(): PanelArchive[] {
+    const { control, apiKey } = this.options;
+    const found: Array<PanelArchive & { createdAt: number }> = [];
+    for (const id of archiveIdsInRequestLog(control.requestLog(), apiKey)) {
+      try {
+        const archive = control.getArchive(apiKey, id);
+        found.push({ id: archive.id, sessionId: archive.sessionId, name: archive.name, status: archive.status, createdAt: archive.createdAt });
+      } catch {
+        // Deleted since, or never existed (a 404 the app asked for).
+      }
+    }
+    return found.sort((a, b) => b.createdAt - a.createdAt).map(({ createdAt: _createdAt, ...archive }) => archive);
   }
 
   /** A routed session with `participants` publishing cameras (one also shares a screen). */

@@ -122,15 +122,7 @@ export function createStandinServer(options: StandinServerOptions): Server {
     for (const stream of streams) stream.write(line);
   });
 
-  async function state(): Promise<Record<string, unknown>> {
-    let archives: unknown[] = [];
-    if (panel) {
-      try {
-        archives = await panel.archives();
-      } catch (error) {
-        logger.warn('could not list the archives for the page', { error });
-      }
-    }
+  function state(): Record<string, unknown> {
     return {
       team: { id: LOCAL_TEAM.id, name: LOCAL_TEAM.name, domain: LOCAL_TEAM.domain },
       user: { id: LOCAL_USER.id, name: LOCAL_USER.name },
@@ -139,7 +131,7 @@ export function createStandinServer(options: StandinServerOptions): Server {
       views: workspace.modals(),
       home: workspace.homeView(),
       emulator: panel
-        ? { embedded: true, sessionIds: panel.knownSessions(), now: new Date(panel.now()).toISOString(), sessions: panel.sessions(), archives }
+        ? { embedded: true, sessionIds: panel.knownSessions(), now: new Date(panel.now()).toISOString(), sessions: panel.sessions(), archives: panel.archives() }
         : { embedded: false, sessionIds: [], now: new Date().toISOString(), sessions: [], archives: [] },
     };
   }
@@ -208,7 +200,7 @@ export function createStandinServer(options: StandinServerOptions): Server {
       if (path === '/' || path === '/index.html') return serveStatic(res, 'index.html');
       if (path.startsWith('/web/')) return serveStatic(res, decodeURIComponent(path.slice('/web/'.length)));
       if (path === '/healthz') return sendJson(res, 200, { ok: true });
-      if (path === '/local/state') return sendJson(res, 200, await state());
+      if (path === '/local/state') return sendJson(res, 200, state());
       if (path === '/local/events') return eventStream(req, res);
       if (path.startsWith('/files/')) {
         const file = workspace.file(path.split('/')[2] ?? '');

@@ -142,17 +142,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
     const bridge = new AppBridge({ workspace, signingSecret, appEventsUrl: () => appEventsUrl, baseUrl: () => baseUrl, commands: COMMAND_NAMES, logger: logger.child({ component: 'local-bridge' }) });
 
     const localProject = video.projects.find((p) => p.name === LOCAL_PROJECT);
-    let vidopsRef: RunningVidops | undefined;
     const panel =
       emulator && localProject
         ? new EmulatorPanel({
             control: emulator.control,
             apiKey: localProject.apiKey,
-            listArchives: async () => {
-              if (!vidopsRef) return [];
-              const page = await vidopsRef.services.projects.client(LOCAL_PROJECT).archives.list({ count: 50 });
-              return page.items.map((a) => ({ id: a.id, sessionId: a.sessionId, name: a.name ?? '', status: a.status }));
-            },
             changed: () => workspace.emit({ type: 'emulator', now: new Date(emulator!.control.now()).toISOString() }),
           })
         : undefined;
@@ -187,7 +181,6 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
       pollerSettings: pollerSettings.settings,
       logger,
     });
-    vidopsRef = vidops;
     cleanups.push(() => vidops.stop());
     appEventsUrl = `http://127.0.0.1:${vidops.port}${EVENTS_PATH}`;
 

@@ -231,6 +231,19 @@ describe('local mode', () => {
     expect(failed.text).not.toMatch(/streams in demo/);
     expect((await page.post('/local/emulator/clear-faults')).ok).toBe(true);
 
+    // A fault waits for the app: the page's own reads (state, archives) never use it up.
+    const requestsBefore = local.emulator!.control.requestLog().length;
+    expect((await page.post('/local/emulator/fault', { path: '/archive', method: 'GET', status: 503, count: 10 })).ok).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await page.state()).emulator.archives.length).toBeGreaterThan(0);
+    // (The poller may poll meanwhile; what matters is that no listing of archives was asked for.)
+    expect(local.emulator!.control.requestLog().slice(requestsBefore).filter((r) => /\/archive\/?$/.test(r.path))).toEqual([]);
+    const listed = (await page.state()).messages.length;
+    expect(await page.command('/record list demo')).toEqual({ ok: true });
+    const refusal = await page.waitFor((s) => s.messages.slice(listed).find((m) => m.ephemeral), 'answer to /record list');
+    expect(refusal.text).not.toMatch(/^Recordings? of/);
+    expect(local.emulator!.control.requestLog().slice(requestsBefore).some((r) => r.status === 503)).toBe(true);
+    expect((await page.post('/local/emulator/clear-faults')).ok).toBe(true);
+
     expect(await page.post('/local/emulator/advance', { seconds: -1 })).toEqual({ ok: false, error: expect.stringContaining('seconds') });
     expect(await page.post('/local/emulator/teleport', {})).toEqual({ ok: false, error: expect.stringContaining('no emulator action') });
     expect((await page.post('/local/emulator/remove-participant', { sessionId, connectionId: 'nobody' })).ok).toBe(false);
