@@ -78,11 +78,45 @@ function participantName(data: string, connectionId: string): string {
   return new URLSearchParams(data).get('name') ?? `Connection ${connectionId.slice(-6)}`;
 }
 
+/** How often the panel looks for changes the emulator made on its own (its clock, the app's calls). */
+export const PANEL_WATCH_INTERVAL_MS = 500;
+
 export class EmulatorPanel {
   private readonly sessionIds: string[] = [];
   private joined = 0;
+  private watcher: NodeJS.Timeout | undefined;
+  private lastSeen = '';
 
   constructor(private readonly options: EmulatorPanelOptions) {}
+
+  /**
+   * Reports (through `changed`) what the page shows of the emulator changing without a panel
+   * action: a recording the app started, a status moved on by the clock, a participant the app
+   * disconnected. In-process reads only; no request reaches the emulator's API.
+   */
+  startWatching(intervalMs = PANEL_WATCH_INTERVAL_MS): void {
+    this.lastSeen = this.fingerprint();
+    this.watcher ??= setInterval(() => {
+      const seen = this.fingerprint();
+      if (seen === this.lastSeen) return;
+      this.lastSeen = seen;
+      this.options.changed();
+    }, intervalMs);
+    this.watcher.unref();
+  }
+
+  stopWatching(): void {
+    clearInterval(this.watcher);
+    this.watcher = undefined;
+  }
+
+  private fingerprint(): string {
+    try {
+      return JSON.stringify([this.sessions(), this.archives()]);
+    } catch {
+      return this.lastSeen;
+    }
+  }
 
   now(): number {
     return this.options.control.now();
@@ -158,6 +192,7 @@ export class EmulatorPanel {
     if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
     try {
       const result = this.apply(action as PanelAction, parsed.data);
+      this.lastSeen = this.fingerprint();
       this.options.changed();
       return { ok: true, ...result, now: new Date(this.now()).toISOString() };
     } catch (error) {

@@ -185,6 +185,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
     appEventsUrl = `http://127.0.0.1:${vidops.port}${EVENTS_PATH}`;
 
     const sessionId = panel ? await seedDemo(vidops, panel) : undefined;
+    if (panel) {
+      panel.startWatching();
+      cleanups.push(async () => panel.stopWatching());
+    }
     let stopping: Promise<void> | undefined;
     return {
       url: `${baseUrl}/`,

@@ -86,6 +86,9 @@ describe('local mode', () => {
       'recording card',
     );
     expect(card.channel).toBe(CHANNEL);
+    // The side panel learns of the new recording by itself (the stand-in streams an emulator change), with no REST listing.
+    const listed = await page.waitFor((s) => (s.emulator.archives.length > 0 ? s.emulator.archives : undefined), 'the recording in the panel');
+    expect(listed).toEqual([expect.objectContaining({ sessionId: local.sessionId, status: 'started' })]);
 
     // Stop from the card's button (the page confirms first), then let processing take an hour of emulator time.
     local.emulator!.control.setTransitions({ archiveProcessingMs: 3_600_000 });
