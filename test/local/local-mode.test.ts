@@ -51,6 +51,16 @@ describe('local mode', () => {
     expect(defaults.ephemeral).toBe(true);
   });
 
+  it('serves the page and its files, and nothing outside src/local/web', async () => {
+    const index = await fetch(local.url);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await index.text()).toMatch(/<html/i);
+    expect((await fetch(new URL('/web/%2e%2e%2f%2e%2e%2fpackage.json', local.url))).status).toBe(404);
+    expect((await fetch(new URL('/web/%2e%2e%2fstart.ts', local.url))).status).toBe(404);
+    expect((await fetch(new URL('/nothing-here', local.url))).status).toBe(404);
+  });
+
   it('answers /video help with an ephemeral message, and refuses commands vidops does not have', async () => {
     expect(await page.command('/video help')).toEqual({ ok: true });
     const help = await page.waitForMessage('/record');
