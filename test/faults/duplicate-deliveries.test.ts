@@ -178,7 +178,7 @@ describePostgres('duplicate deliveries across two replicas sharing PostgreSQL', 
     const schema = freshSchema();
     const { logs, stream } = logCollector();
     const t = await startTestApp({ logLevel: 'info', logStream: stream, store: storeIn(schema) });
-    const replica: Replica = await startReplica(t, storeIn(schema), stream);
+    const replica: Replica = await startReplica(t, storeIn(schema), { logStream: stream });
     return {
       t,
       logs,

@@ -18,8 +18,15 @@ export interface Replica {
   close(): Promise<void>;
 }
 
-/** `logStream`: where its info lines go (default nowhere). */
-export async function startReplica(t: TestApp, store: VidopsStore, logStream?: LogStream): Promise<Replica> {
+export interface ReplicaOptions {
+  /** Where its info lines go (default nowhere). */
+  logStream?: LogStream;
+  /** The video client's timeouts (default the adapter's), e.g. a short headers timeout for hangs. */
+  videoTimeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+}
+
+export async function startReplica(t: TestApp, store: VidopsStore, options: ReplicaOptions = {}): Promise<Replica> {
+  const { logStream, videoTimeouts } = options;
   await store.migrate();
   const parsed = parsePolicy(TEST_POLICY);
   if (!parsed.ok) throw new Error(parsed.problems.join('; '));
@@ -30,7 +37,8 @@ export async function startReplica(t: TestApp, store: VidopsStore, logStream?: L
     defaultProject: 'prod',
     video: { apiUrl: t.emulator.baseUrl },
     policy: parsed.policy,
-    clientFactory: (p, video) => new VideoClient({ baseUrl: video.apiUrl, apiKey: p.apiKey, apiSecret: p.apiSecret, retry: RETRY_FAST }),
+    clientFactory: (p, video) =>
+      new VideoClient({ baseUrl: video.apiUrl, apiKey: p.apiKey, apiSecret: p.apiSecret, retry: RETRY_FAST, ...(videoTimeouts && { timeouts: videoTimeouts }) }),
   });
   const app = createApp(services, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: t.slack.apiUrl, retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 1 } });
   const server = (await app.start(0)) as Server;
