@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import type { SlackMessage } from '../views/blocks';
 import { context } from '../views/blocks';
 import { slackFailureReason } from './failure-reason';
+import { postOnce } from './post-once';
 
 export interface ResponseMessage extends SlackMessage {
   response_type?: 'ephemeral' | 'in_channel';
@@ -68,7 +69,7 @@ export async function announce(to: Audience, message: SlackMessage, channelId: s
   let note = 'Only you can see this.';
   if (channelId) {
     try {
-      const posted = await to.client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+      const posted = await postOnce(to.client, { channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }, { logger: to.logger });
       return { delivered: 'channel', channel: posted.channel, ts: posted.ts };
     } catch (err) {
       const code = slackErrorCode(err);

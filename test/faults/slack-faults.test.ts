@@ -3,7 +3,8 @@
  * in-channel card of a change), views.open (forms, within the trigger's 3 s), views.update and
  * files upload (the usage chart) answering 429 with Retry-After, 500, or nothing at all. The
  * asker always hears what happened — through the response_url, which does not go through the
- * failing Web API — a change is made once and announced at most once, and the app goes on.
+ * failing Web API — a change is made once and announced at most once (a card whose answer was
+ * lost is looked for before it is posted again), and the app goes on.
  */
 import { encodeSessionOption } from '../../src/commands/session-ref';
 import { ACTION, BLOCK, CALLBACK } from '../../src/views/ids';
@@ -34,6 +35,12 @@ describe('Slack faults', () => {
   const archiveStarts = () => t.emulator.control.requestLog().filter((e) => e.method === 'POST' && /\/archive$/.test(e.path)).length;
   const cardsFor = (sessionId: string) => t.slack.messages(CHANNEL).filter((m) => renderedText(m.blocks).includes('started recording') && renderedText(m.blocks).includes(sessionId));
 
+  /** Waits until a later command was fully served (its answer came), so earlier work is done. */
+  async function settleCommand(): Promise<void> {
+    const res = await t.slash('/video', 'aliases');
+    await res.waitForResponse();
+  }
+
   /** The one section sentence of an answer. */
   const sentence = (r: RecordedResponse) => renderedText((r.body.blocks as unknown[])[0]);
 
@@ -63,11 +70,27 @@ describe('Slack faults', () => {
       expect(text).toContain('started recording');
       expect(text).toContain('Only you can see this: the channel did not get this notice (Slack answered with error 500). Tell the channel if they need to know.');
       expect(JSON.stringify(answer.body)).not.toMatch(/WebAPI|slack_webapi|at .*\.(ts|js):\d+|xoxb-/);
-      // The client's retries (2) and no more; nothing reached the channel.
+      // Three attempts (each after looking for a lost one) and no more; nothing reached the channel.
       expect(t.slack.callsOf('chat.postMessage', since).filter((c) => inChannel(c.body))).toHaveLength(3);
       expect(cardsFor(sessionId)).toEqual([]);
       expect(archiveStarts() - before).toBe(1);
       expect(t.emulator.control.getSession(t.project.apiKey, sessionId)).toBeDefined();
+    });
+
+    it('500 after Slack posted it (the answer was lost): the card is found in the channel, not posted again', async () => {
+      const { sessionId } = t.seedSession({ streams: 1 });
+      const before = archiveStarts();
+      t.slack.failNext('chat.postMessage', { status: 500, applied: true }, 1, inChannel);
+      const since = t.slack.mark();
+      const res = await t.slash('/record', `start ${sessionId}`);
+      await t.waitForSlackCall('conversations.history', (c) => inChannel(c.body), { since });
+      await t.services.ackGate.idle();
+      await settleCommand();
+      expect(cardsFor(sessionId)).toHaveLength(1);
+      expect(t.slack.callsOf('chat.postMessage', since).filter((c) => inChannel(c.body))).toHaveLength(1);
+      expect(archiveStarts() - before).toBe(1);
+      // Nothing to apologise for: the card is there.
+      expect(t.slack.responsesTo(res.responseId)).toEqual([]);
     });
 
     it('after the failures, the next change posts its card as usual', async () => {
