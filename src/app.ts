@@ -8,6 +8,7 @@ import * as actions from './actions';
 import * as commands from './commands';
 import { toBoltLogger } from './log';
 import type { Services } from './services';
+import { dedupeDeliveries } from './slack/dedupe';
 import { routeById } from './slack/router';
 
 export interface SlackAppOptions {
@@ -78,6 +79,8 @@ export function createApp(services: Services, options: SlackAppOptions): App {
     ? new App({ ...common, socketMode: true, appToken: options.appToken, customRoutes: [healthRoute(), ...routes], installerOptions: { port: options.healthPort ?? 3000 } })
     : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger, routes) });
 
+  // A delivery Slack repeats (late ack) is acknowledged and dropped before any listener runs.
+  app.use(dedupeDeliveries({ ledger: services.store, logger: services.logger, clock: services.clock }));
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
   const routed = routeById(app);
   commands.register(routed, services);

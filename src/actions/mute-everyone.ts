@@ -8,6 +8,7 @@ import { performStateChange } from '../commands/perform';
 import { decodeSessionOption, encodeSessionOption } from '../commands/session-ref';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
+import { openFormOrSay } from '../slack/slack-failure';
 import { textMessage } from '../views/blocks';
 import { ACTION, BLOCK, CALLBACK } from '../views/ids';
 import { infoModal, muteEveryoneModal } from '../views/modals';
@@ -30,8 +31,8 @@ export function register(app: App, services: Services): void {
     const aliases = latest ? await services.store.listAliases(ix.teamId, undefined, 100).catch(() => []) : [];
     const aliasFor = latest ? aliases.find((a) => a.sessionId === latest.sessionId && a.projectName === latest.projectName)?.alias : undefined;
     const initial = latest && encodeSessionOption(latest.projectName, latest.sessionId).length <= 150 ? recentOption(latest, encodeSessionOption, aliasFor) : undefined;
-    const opened = await client.views.open({ trigger_id: body.trigger_id, view: muteEveryoneModal(initial) });
-    const viewId = opened.view?.id;
+    const opened = await openFormOrSay(ix, { trigger_id: body.trigger_id, view: muteEveryoneModal(initial) });
+    const viewId = opened?.view?.id;
     if (!viewId) return;
     await authorize(ix, 'moderator', { what: TITLE, command: '/mute-all', target: 'shortcut' }, showInModal(ix, viewId, TITLE));
   });

@@ -8,6 +8,7 @@ import { authorize } from '../commands/authorize';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
+import { openFormOrSay } from '../slack/slack-failure';
 import { textMessage, warning } from '../views/blocks';
 import { describeError } from '../views/errors';
 import { ACTION, BLOCK, CALLBACK } from '../views/ids';
@@ -72,8 +73,8 @@ export function register(app: App, services: Services): void {
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
     // The trigger expires after 3 s: open a loading modal first, fill it once the streams are known.
-    const opened = await client.views.open({ trigger_id: body.trigger_id, view: infoModal('Layout classes', ':hourglass_flowing_sand: Loading the streams…') });
-    const viewId = opened.view?.id;
+    const opened = await openFormOrSay(ix, { trigger_id: body.trigger_id, view: infoModal('Layout classes', ':hourglass_flowing_sand: Loading the streams…') });
+    const viewId = opened?.view?.id;
     if (!viewId) return;
     const show = showInModal(ix, viewId, 'Layout classes');
     const allowed = await authorize(ix, 'moderator', { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName }, show);

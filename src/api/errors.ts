@@ -74,6 +74,33 @@ export class VideoValidationError extends VideoApiError {
   }
 }
 
+/** Connection errors raised before any byte of the request was written: the service never saw it. */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * Whether a failed call may nevertheless have changed something on the service: a request that
+ * changes state, reached the service, and whose answer was lost (connection cut, no answer in
+ * time) or could not be read (a 2xx with a malformed body: the change was most likely made).
+ * False for reads, for requests that never left, and for answers that said what happened.
+ */
+export function mayHaveTakenEffect(err: VideoApiError): boolean {
+  if (err.method === undefined || READS.has(err.method)) return false;
+  if (err instanceof VideoTimeoutError || err instanceof VideoConnectionError) {
+    return typeof err.code !== 'string' || !NOT_SENT_CODES.has(err.code);
+  }
+  return err.status !== undefined && err.status >= 200 && err.status < 300;
+}
+
 const STATUS_MEANINGS: Record<number, string> = {
   400: 'invalid request',
   403: 'invalid API key or JWT, or action not authorized',

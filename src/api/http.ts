@@ -10,6 +10,7 @@ import {
   VideoApiError,
   VideoConnectionError,
   VideoTimeoutError,
+  NOT_SENT_CODES,
   errorFromResponse,
   redact,
 } from './errors';
@@ -95,17 +96,6 @@ export async function closeSharedPools(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: VideoApiError };
-
-/** Connection errors raised before any request byte was written. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 export class HttpTransport {
   readonly #config: TransportConfig;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { type SipCall, type SipOptions, VideoValidationError, sipBody } from '../api';
 import { sipSnapshot } from '../poller/snapshot';
 import { replyEphemeral } from '../slack/respond';
+import { openForm } from '../slack/slack-failure';
 import { LIMITS, warning } from '../views/blocks';
 import { errorMessage } from '../views/errors';
 import type { SessionRef } from '../views/notices';
@@ -197,7 +198,7 @@ const dial = defineSubcommand({
     }
     try {
       if (!ix.triggerId) throw new Error('no trigger_id');
-      await ix.client.views.open({ trigger_id: ix.triggerId, view: sipAuthModal(metadata) });
+      await openForm(ix.client, { trigger_id: ix.triggerId, view: sipAuthModal(metadata) });
     } catch (error) {
       ix.logger.warn('could not open the SIP credentials form', { error });
       await replyEphemeral(ix, warning('Slack did not let me open the credentials form in time; run the command again.'));

@@ -6,6 +6,7 @@
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
+import { slackFailureSentence } from '../slack/slack-failure';
 import { warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
@@ -103,8 +104,10 @@ export function commandListener(command: SlashCommand, services: Services) {
       if (!allowed) return;
       await prepared.prepared.run(ix);
     } catch (error) {
-      logger.error('command failed', { error });
-      await replyEphemeral(ix, warning('Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.')).catch(
+      const slackSaid = slackFailureSentence(error, `\`${label}\``);
+      if (slackSaid) logger.warn('command ended on a Slack failure', { error });
+      else logger.error('command failed', { error });
+      await replyEphemeral(ix, warning(slackSaid ?? 'Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.')).catch(
         (replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }),
       );
     }

@@ -7,6 +7,8 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from '../log';
 import type { SlackMessage } from '../views/blocks';
 import { context } from '../views/blocks';
+import { slackFailureReason } from './failure-reason';
+import { postOnce } from './post-once';
 
 export interface ResponseMessage extends SlackMessage {
   response_type?: 'ephemeral' | 'in_channel';
@@ -64,19 +66,24 @@ export interface AnnounceResult {
  * ephemerally with a line on how to invite the bot.
  */
 export async function announce(to: Audience, message: SlackMessage, channelId: string | undefined = to.channelId): Promise<AnnounceResult> {
+  let note = 'Only you can see this.';
   if (channelId) {
     try {
-      const posted = await to.client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+      const posted = await postOnce(to.client, { channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }, { logger: to.logger });
       return { delivered: 'channel', channel: posted.channel, ts: posted.ts };
     } catch (err) {
       const code = slackErrorCode(err);
-      if (!CANNOT_POST.has(code ?? '')) throw err;
-      to.logger.info('cannot post in the channel; answering the user only', { channel: channelId, error: code });
+      if (CANNOT_POST.has(code ?? '')) {
+        to.logger.info('cannot post in the channel; answering the user only', { channel: channelId, error: code });
+        note = 'Only you can see this: I am not a member of this channel. Invite me with `/invite @vidops` so everyone sees what changed.';
+      } else {
+        // The change is made; whatever Slack's trouble (after the client's retries), the asker
+        // must hear of it, through the response_url when there is one.
+        to.logger.warn('Slack did not take the notice for the channel; answering the user only', { channel: channelId, error: err });
+        note = `Only you can see this: the channel did not get this notice (${slackFailureReason(err) ?? 'Slack refused it'}). Tell the channel if they need to know.`;
+      }
     }
   }
-  const note = channelId
-    ? 'Only you can see this: I am not a member of this channel. Invite me with `/invite @vidops` so everyone sees what changed.'
-    : 'Only you can see this.';
   await replyEphemeral({ ...to, channelId }, { text: message.text, blocks: [...message.blocks.slice(0, 49), context(note)] });
   return { delivered: 'ephemeral' };
 }

@@ -257,6 +257,22 @@ export class PostgresStore implements VidopsStore {
     return rows[0] && toStoredSecret(rows[0]);
   }
 
+  async claimDelivery(key: string, now: number, ttlMs: number): Promise<boolean> {
+    // One statement: two replicas claiming the same key at once get one true between them.
+    const result = await this.pool.query(
+      `INSERT INTO slack_deliveries AS d (delivery_key, received_at, expires_at) VALUES ($1, $2, $3)
+       ON CONFLICT (delivery_key) DO UPDATE SET received_at = excluded.received_at, expires_at = excluded.expires_at
+       WHERE d.expires_at <= excluded.received_at`,
+      [key, now, now + ttlMs],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async purgeDeliveries(now: number): Promise<number> {
+    const result = await this.pool.query('DELETE FROM slack_deliveries WHERE expires_at <= $1', [now]);
+    return result.rowCount ?? 0;
+  }
+
   addWatch(watch: NewWatch): Promise<boolean> {
     return this.watches.addWatch(watch);
   }

@@ -223,6 +223,20 @@ export class SqliteStore implements VidopsStore {
     return row && toStoredSecret(row);
   }
 
+  async claimDelivery(key: string, now: number, ttlMs: number): Promise<boolean> {
+    // A record past its expiry is taken over, as if the key were new.
+    const result = this.statement(
+      `INSERT INTO slack_deliveries (delivery_key, received_at, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (delivery_key) DO UPDATE SET received_at = excluded.received_at, expires_at = excluded.expires_at
+       WHERE slack_deliveries.expires_at <= excluded.received_at`,
+    ).run(key, now, now + ttlMs);
+    return result.changes > 0;
+  }
+
+  async purgeDeliveries(now: number): Promise<number> {
+    return this.statement('DELETE FROM slack_deliveries WHERE expires_at <= ?').run(now).changes;
+  }
+
   addWatch(watch: NewWatch): Promise<boolean> {
     return this.watches.addWatch(watch);
   }

@@ -6,6 +6,7 @@
  */
 import type { WatchStore } from '../poller/watch';
 import type { ScheduleStore } from '../schedules/types';
+import type { DeliveryLedger } from '../slack/dedupe';
 
 /** A channel's defaults: which project and which session commands in it act on. */
 export interface ChannelBinding {
@@ -99,6 +100,6 @@ export interface Store {
   getSecret(name: string): Promise<StoredSecret | undefined>;
 }
 
-/** What `createStore` returns: the application's own data, the poller's watches and outbox, and
- * the weekly usage report schedules. */
-export type VidopsStore = Store & WatchStore & ScheduleStore;
+/** What `createStore` returns: the application's own data, the poller's watches and outbox, the
+ * weekly usage report schedules, and the Slack deliveries already seen (src/slack/dedupe.ts). */
+export type VidopsStore = Store & WatchStore & ScheduleStore & DeliveryLedger;

@@ -9,16 +9,15 @@ import {
   VideoApiError,
   VideoAuthError,
   VideoConflictError,
-  VideoConnectionError,
   VideoNotFoundError,
   VideoRateLimitError,
-  VideoTimeoutError,
   VideoValidationError,
 } from '../api';
 import { parseErrorBody } from '../api/errors';
 import { code, escapeAndTruncate } from '../slack/mrkdwn';
 import { type SlackMessage, textMessage } from './blocks';
 import { statusLabel } from './archive';
+import { uncertainOutcome } from './errors';
 
 export type ArchiveOperation =
   | 'start'
@@ -185,10 +184,8 @@ export function describeArchiveError(err: unknown, ctx: ArchiveErrorContext): st
     const wait = err.retryAfterMs ? ` in ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s` : ' in a moment';
     return `The video service is limiting how fast we call it; nothing was changed. Try again${wait}.`;
   }
-  if (err instanceof VideoTimeoutError) {
-    return 'The video service did not answer in time, so the change may not have been made. Check with `/record list` and try again.';
-  }
-  if (err instanceof VideoConnectionError) return 'The video service could not be reached; nothing was changed. Try again in a moment.';
+  const uncertain = uncertainOutcome(err, '`/record list`');
+  if (uncertain) return uncertain;
   if (err instanceof VideoApiError) {
     if (err.status === 400) return badRequest(err, ctx);
     if (err.status !== undefined && err.status >= 500) {

@@ -4,11 +4,11 @@
  * worded here; the rest falls through to `describeError`. Validation messages are rewritten per
  * field so that no URL or stream key the user typed is ever quoted back.
  */
-import { VideoApiError, VideoAuthError, VideoConflictError, VideoNotFoundError, VideoTimeoutError, VideoValidationError } from '../api';
+import { VideoApiError, VideoAuthError, VideoConflictError, VideoNotFoundError, VideoValidationError } from '../api';
 import { parseErrorBody } from '../api/errors';
 import { code, escapeAndTruncate } from '../slack/mrkdwn';
 import { type SlackMessage, textMessage } from './blocks';
-import { describeError } from './errors';
+import { describeError, uncertainOutcome } from './errors';
 
 export type BroadcastOperation = 'start' | 'stop' | 'read' | 'layout' | 'add-stream' | 'remove-stream';
 
@@ -142,9 +142,8 @@ export function describeBroadcastError(err: unknown, ctx: BroadcastErrorContext)
   }
   if (err instanceof VideoNotFoundError) return notFound(ctx);
   if (err instanceof VideoConflictError) return conflict(err, ctx);
-  if (err instanceof VideoTimeoutError) {
-    return `The video service did not answer in time, so ${ctx.operation === 'read' ? 'nothing could be read' : 'the change may or may not have been made'}. Check with \`/broadcast list\` and try again.`;
-  }
+  const uncertain = uncertainOutcome(err, '`/broadcast list`');
+  if (uncertain) return uncertain;
   if (err instanceof VideoApiError && err.status === 400) {
     const sentence = badRequest(err, ctx);
     if (sentence) return sentence;

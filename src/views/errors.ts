@@ -12,7 +12,7 @@ import {
   VideoTimeoutError,
   VideoValidationError,
 } from '../api';
-import { parseErrorBody } from '../api/errors';
+import { mayHaveTakenEffect, parseErrorBody } from '../api/errors';
 import { code, escapeAndTruncate } from '../slack/mrkdwn';
 import { type SlackMessage, textMessage } from './blocks';
 
@@ -142,6 +142,50 @@ function featureError(err: VideoApiError, ctx: ErrorContext): string | undefined
   }
 }
 
+/** Where a person checks whether a change happened after an uncertain outcome, per operation. */
+const CHECK_WITH: Readonly<Record<Operation, string>> = {
+  'list-streams': '`/streams`',
+  'mute-stream': '`/streams`',
+  'mute-all': '`/streams`',
+  'unmute-all': '`/streams`',
+  disconnect: '`/streams`',
+  signal: 'the participants',
+  'set-layout-classes': '`/streams`',
+  'create-session': '`/video aliases`',
+  'captions-start': 'the session',
+  'captions-stop': 'the session',
+  'render-start': '`/render list`',
+  'render-read': '`/render list`',
+  'render-stop': '`/render list`',
+  dial: '`/streams`',
+  dtmf: 'the call',
+  'hang-up': '`/streams`',
+  'audio-connect': '`/streams`',
+  'audio-stop': '`/streams`',
+};
+
+/**
+ * The failures where the service's answer was lost, late, cut off or unreadable, worded by what
+ * is known of the outcome: a read changed nothing; a change that never reached the service was
+ * not made; one that reached it may have been made (the adapter does not repeat it), so the
+ * person checks before trying again. `checkWith` names where to look, e.g. `` `/record list` ``.
+ */
+export function uncertainOutcome(err: unknown, checkWith: string): string | undefined {
+  if (!(err instanceof VideoApiError)) return undefined;
+  const lost = err instanceof VideoTimeoutError || err instanceof VideoConnectionError;
+  const unreadable = !lost && err.status !== undefined && err.status >= 200 && err.status < 300;
+  if (!lost && !unreadable) return undefined;
+  if (mayHaveTakenEffect(err)) {
+    if (unreadable) return `The video service accepted the request but its answer could not be read, so the change was probably made. Check with ${checkWith} before trying again.`;
+    const what = err instanceof VideoTimeoutError ? 'did not answer in time' : 'dropped the connection before answering';
+    return `The video service ${what}, so the change may or may not have been made. Check with ${checkWith}, then try again if needed.`;
+  }
+  if (unreadable) return 'The video service sent an answer that could not be read; nothing was changed. Try again in a moment; if it keeps happening, ask an admin to look at the vidops logs.';
+  if (err instanceof VideoTimeoutError && err.method !== undefined) return 'The video service did not answer in time; nothing was changed. Try again in a moment.';
+  if (err instanceof VideoTimeoutError) return `The video service did not answer in time, so the change may or may not have been made. Check with ${checkWith}, then try again if needed.`;
+  return 'The video service could not be reached; nothing was changed. Try again in a moment.';
+}
+
 /** One mrkdwn sentence (or two) for any error thrown while serving a command. */
 export function describeError(err: unknown, ctx: ErrorContext): string {
   const feature = err instanceof VideoApiError && !(err instanceof VideoValidationError) ? featureError(err, ctx) : undefined;
@@ -158,12 +202,8 @@ export function describeError(err: unknown, ctx: ErrorContext): string {
     const wait = err.retryAfterMs ? ` in ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s` : ' in a moment';
     return `The video service is limiting how fast we call it; nothing was changed. Try again${wait}.`;
   }
-  if (err instanceof VideoTimeoutError) {
-    return 'The video service did not answer in time, so the change may not have been made. Check with `/streams` and try again.';
-  }
-  if (err instanceof VideoConnectionError) {
-    return 'The video service could not be reached; nothing was changed. Try again in a moment.';
-  }
+  const uncertain = uncertainOutcome(err, CHECK_WITH[ctx.operation]);
+  if (uncertain) return uncertain;
   if (err instanceof VideoApiError) {
     const said = serviceMessage(err);
     switch (err.status) {

@@ -2,7 +2,8 @@
  * A fake Slack Web API on 127.0.0.1 for end-to-end tests (the app's WebClient points at it via
  * `slackApiUrl`). It implements the methods the app calls with realistic `ok` bodies, records
  * every call (method, parsed body, token), serves `response_url`s and records what was posted to
- * them, and has fault knobs (429 with Retry-After, 500, Slack errors such as `not_in_channel`).
+ * them, and has fault knobs (429 with Retry-After, 500, Slack errors such as `not_in_channel`, no
+ * answer at all) and can hold a call until released.
  *
  * Waiting is event-driven: `waitForCall` resolves the moment a matching call is recorded.
  */
@@ -41,8 +42,20 @@ export interface RecordedUpload {
   completed?: { channelId?: string; title?: string; initialComment?: string; blocks?: unknown; seq: number };
 }
 
-/** `applied`: the call takes effect (a message is posted) but the answer is a 500, as when a reply is lost. */
-export type Fault = { status: 429; retryAfterSeconds: number } | { status: 500; applied?: boolean } | { error: string };
+/**
+ * `applied`: the call takes effect (a message is posted) but the answer is a 500, as when a reply
+ * is lost. `hang`: no answer at all (the connection stays open until the caller gives up or the
+ * fake closes).
+ */
+export type Fault = { status: 429; retryAfterSeconds: number } | { status: 500; applied?: boolean } | { error: string } | { hang: true };
+
+/** A call held back by `holdNext`: it is recorded at once, answered (normally) only on release. */
+export interface HeldCall {
+  /** Resolves with the call once it arrived. */
+  arrived: Promise<RecordedCall>;
+  /** Lets it through: it takes effect and is answered. */
+  release(): void;
+}
 
 /** A message as the fake keeps it (chat.postMessage, then chat.update). */
 export interface StoredMessage {
@@ -85,6 +98,8 @@ export interface FakeSlack {
   setUsergroup(groupId: string, users: string[]): void;
   /** The next `times` calls of `method` (those matching `when`, if given) answer with the fault instead. */
   failNext(method: string, fault: Fault, times?: number, when?: (body: Record<string, unknown>) => boolean): void;
+  /** Holds the next call of `method` (matching `when`) until released, e.g. to act while it is in flight. */
+  holdNext(method: string, when?: (body: Record<string, unknown>) => boolean): HeldCall;
   /** Messages posted in a channel (thread replies included), oldest first, as last updated. */
   messages(channelId: string): StoredMessage[];
   /** The replies in a thread (without its parent), oldest first. */
@@ -124,6 +139,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const usergroups = new Map<string, string[]>();
   const faults = new Map<string, { fault: Fault; remaining: number; when?: (body: Record<string, unknown>) => boolean }[]>();
   const views = new Map<string, ViewRecord>();
+  const holds: { method: string; when?: (body: Record<string, unknown>) => boolean; arrived: (call: RecordedCall) => void; released: Promise<void> }[] = [];
   const events = new EventEmitter();
   events.setMaxListeners(0);
   let seq = 0;
@@ -402,8 +418,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const method = url.pathname.slice('/api/'.length);
       const auth = String(req.headers.authorization ?? '');
       const token = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : typeof body.token === 'string' ? body.token : undefined;
-      record(calls, { method, body, token, at: Date.now(), seq: seq++ }, 'call');
+      const call: RecordedCall = { method, body, token, at: Date.now(), seq: seq++ };
+      record(calls, call, 'call');
       const fault = takeFault(method, body);
+      if (fault && 'hang' in fault) return;
+      const held = holds.findIndex((h) => h.method === method && (!h.when || h.when(body)));
+      if (held >= 0) {
+        const [hold] = holds.splice(held, 1);
+        hold!.arrived(call);
+        await hold!.released;
+      }
       if (fault) {
         if ('status' in fault && fault.status === 500 && fault.applied) answerMethod(method, body);
         if ('error' in fault) send(res, 200, { ok: false, error: fault.error });
@@ -476,6 +500,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const queue = faults.get(method) ?? [];
       queue.push({ fault, remaining: times, when });
       faults.set(method, queue);
+    },
+    holdNext(method, when) {
+      let arrived!: (call: RecordedCall) => void;
+      let release!: () => void;
+      const arrivedPromise = new Promise<RecordedCall>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ method, ...(when && { when }), arrived, released });
+      return { arrived: arrivedPromise, release };
     },
     messages: (channelId) => [...(stored.get(channelId) ?? [])],
     threadReplies: (channelId, threadTs) => (stored.get(channelId) ?? []).filter((m) => m.threadTs === threadTs && m.ts !== threadTs),

@@ -2,9 +2,10 @@
  * The behaviour every Store must have. Each backend's test file calls `describeStoreContract`
  * with a factory that returns a fresh, empty, not yet migrated store.
  */
+import type { DeliveryLedger } from '../../src/slack/dedupe';
 import type { NewAuditEntry, RecentSession, SessionAlias, Store } from '../../src/store/types';
 
-export type StoreFactory = () => Promise<Store>;
+export type StoreFactory = () => Promise<Store & DeliveryLedger>;
 
 const TEAM = 'T0001';
 const OTHER_TEAM = 'T0002';
@@ -40,7 +41,7 @@ function audit(at: number, overrides: Partial<NewAuditEntry> = {}): NewAuditEntr
 }
 
 export function describeStoreContract(createStore: StoreFactory): void {
-  let store: Store;
+  let store: Store & DeliveryLedger;
 
   beforeEach(async () => {
     store = await createStore();
@@ -239,6 +240,37 @@ export function describeStoreContract(createStore: StoreFactory): void {
       await store.putSecret({ name: 'prod/apiSecret', ciphertext: 'v1.one', updatedAt: 1 });
       await store.putSecret({ name: 'prod/apiSecret', ciphertext: 'v1.two', updatedAt: 2 });
       expect(await store.getSecret('prod/apiSecret')).toEqual({ name: 'prod/apiSecret', ciphertext: 'v1.two', updatedAt: 2 });
+    });
+  });
+
+  describe('Slack deliveries', () => {
+    const T = 1_767_225_600_000;
+    const HOUR = 3_600_000;
+
+    it('claims a delivery once while its record lasts', async () => {
+      expect(await store.claimDelivery('command:T1:trigger-1', T, HOUR)).toBe(true);
+      expect(await store.claimDelivery('command:T1:trigger-1', T + 1_000, HOUR)).toBe(false);
+      expect(await store.claimDelivery('command:T1:trigger-1', T + HOUR - 1, HOUR)).toBe(false);
+      expect(await store.claimDelivery('command:T1:trigger-2', T + 1_000, HOUR)).toBe(true);
+    });
+
+    it('lets an expired record be claimed again, for a new period', async () => {
+      await store.claimDelivery('action:T1:x', T, HOUR);
+      expect(await store.claimDelivery('action:T1:x', T + HOUR, HOUR)).toBe(true);
+      expect(await store.claimDelivery('action:T1:x', T + HOUR + 1, HOUR)).toBe(false);
+    });
+
+    it('gives one of several simultaneous claims of a key', async () => {
+      const claims = await Promise.all(Array.from({ length: 8 }, () => store.claimDelivery('view:T1:V1:t', T, HOUR)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('purges only expired records', async () => {
+      await store.claimDelivery('old', T, 1_000);
+      await store.claimDelivery('new', T, HOUR);
+      expect(await store.purgeDeliveries(T + 1_000)).toBe(1);
+      expect(await store.claimDelivery('new', T + 2_000, HOUR)).toBe(false);
+      expect(await store.claimDelivery('old', T + 2_000, HOUR)).toBe(true);
     });
   });
 

@@ -1,5 +1,6 @@
 /** `/broadcast start` without outputs: opens the start form, the named (or channel's) session pre-selected. */
 import { replyEphemeral } from '../../slack/respond';
+import { openForm } from '../../slack/slack-failure';
 import { type PlainTextOption, option, warning } from '../../views/blocks';
 import { broadcastStartModal } from '../../views/broadcast-modal';
 import type { CommandInvocation } from '../command';
@@ -21,7 +22,7 @@ export async function openStartModal(ix: CommandInvocation, sessionRef: string |
     // A session was named but cannot be used: say so rather than open a form without it.
     return replyEphemeral(ix, warning(resolved.message));
   }
-  await ix.client.views.open({
+  await openForm(ix.client, {
     trigger_id: ix.triggerId,
     view: broadcastStartModal({ metadata: { r: 1, ...(ix.channelId ? { c: ix.channelId } : {}) }, ...(initialSession ? { initialSession } : {}) }),
   });

@@ -6,6 +6,7 @@
 import { type Archive, type StartArchiveOptions, VideoConflictError } from '../../api';
 import type { ProjectClient, Services } from '../../services';
 import { replyEphemeral } from '../../slack/respond';
+import { openForm } from '../../slack/slack-failure';
 import { archiveCard } from '../../views/archive';
 import { EMPTY_START_FORM, recordStartModal } from '../../views/archive-modal';
 import { recordingStartedHeadline } from '../../views/archive-notices';
@@ -82,5 +83,5 @@ export async function openStartModal(ix: CommandInvocation): Promise<void> {
     return;
   }
   const session = await channelSessionOption(ix.services, ix);
-  await ix.client.views.open({ trigger_id: ix.triggerId, view: recordStartModal({ ...EMPTY_START_FORM, ...(session ? { session } : {}) }, ix.channelId ? { c: ix.channelId } : {}) });
+  await openForm(ix.client, { trigger_id: ix.triggerId, view: recordStartModal({ ...EMPTY_START_FORM, ...(session ? { session } : {}) }, ix.channelId ? { c: ix.channelId } : {}) });
 }

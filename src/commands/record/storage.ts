@@ -5,6 +5,7 @@
  */
 import type { UploadTarget } from '../../api';
 import { replyEphemeral } from '../../slack/respond';
+import { openForm } from '../../slack/slack-failure';
 import { warning } from '../../views/blocks';
 import { EMPTY_STORAGE_FORM, type StorageSummary, storageClearConfirmCard, storageClearedNotice, storageModal, storageSetNotice } from '../../views/storage';
 import type { CommandInvocation, Interaction } from '../command';
@@ -65,5 +66,5 @@ export async function runStorage(ix: CommandInvocation, projectName: string, cle
     await replyEphemeral(ix, warning('Slack did not send what is needed to open the form; run `/record storage` again.'));
     return;
   }
-  await ix.client.views.open({ trigger_id: ix.triggerId, view: storageModal(EMPTY_STORAGE_FORM, { p: projectName, ...(ix.channelId ? { c: ix.channelId } : {}) }) });
+  await openForm(ix.client, { trigger_id: ix.triggerId, view: storageModal(EMPTY_STORAGE_FORM, { p: projectName, ...(ix.channelId ? { c: ix.channelId } : {}) }) });
 }

@@ -15,6 +15,8 @@ export interface Fault {
   retryAfterSeconds?: number;
   /** Body to answer instead of the default. */
   body?: string;
+  /** Content-Type of `body` (default JSON), e.g. `application/xml` for an XML error page. */
+  contentType?: string;
 }
 
 interface ArmedFault {

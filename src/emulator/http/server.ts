@@ -72,12 +72,12 @@ const errorResponse = (error: ApiError): RouteResponse => ({
 
 function faultResponse(fault: Fault): RouteResponse {
   if (fault.kind === 'malformed') {
-    return { status: 200, text: fault.body ?? '{"id":"3f1c2a9e-', contentType: 'application/json; charset=utf-8' };
+    return { status: 200, text: fault.body ?? '{"id":"3f1c2a9e-', contentType: fault.contentType ?? 'application/json; charset=utf-8' };
   }
   const status = fault.status ?? 500;
   const headers = fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : undefined;
   const base = fault.body !== undefined
-    ? { status, text: fault.body, contentType: 'application/json; charset=utf-8' }
+    ? { status, text: fault.body, contentType: fault.contentType ?? 'application/json; charset=utf-8' }
     : { status, json: { code: status, message: 'Injected fault' } };
   return headers ? { ...base, headers } : base;
 }

@@ -147,4 +147,16 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX usage_schedules_by_team ON usage_schedules (team_id, id);
     `,
   },
+  {
+    version: 4,
+    name: 'Slack deliveries seen (duplicate delivery check)',
+    sql: `
+      CREATE TABLE slack_deliveries (
+        delivery_key TEXT    PRIMARY KEY,
+        received_at  BIGINT  NOT NULL,
+        expires_at   BIGINT  NOT NULL
+      );
+      CREATE INDEX slack_deliveries_expiry ON slack_deliveries (expires_at);
+    `,
+  },
 ];

@@ -146,4 +146,16 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX usage_schedules_by_team ON usage_schedules (team_id, id);
     `,
   },
+  {
+    version: 4,
+    name: 'Slack deliveries seen (duplicate delivery check)',
+    sql: `
+      CREATE TABLE slack_deliveries (
+        delivery_key TEXT    PRIMARY KEY,
+        received_at  INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL
+      );
+      CREATE INDEX slack_deliveries_expiry ON slack_deliveries (expires_at);
+    `,
+  },
 ];

@@ -119,11 +119,13 @@ function fault(fields: Fields): Fault {
   const status = fields.integer('status', { min: 100, max: 599 });
   const retryAfterSeconds = fields.integer('retryAfterSeconds', { min: 0 });
   const faultBody = fields.string('body');
+  const contentType = fields.string('contentType');
   if (method !== undefined) result.method = method;
   if (count !== undefined) result.count = count;
   if (status !== undefined) result.status = status;
   if (retryAfterSeconds !== undefined) result.retryAfterSeconds = retryAfterSeconds;
   if (faultBody !== undefined) result.body = faultBody;
+  if (contentType !== undefined) result.contentType = contentType;
   return result;
 }
 
