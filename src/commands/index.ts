@@ -4,6 +4,7 @@
  * role → run the handler, which answers through `respond` or posts in the channel.
  */
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { noteOutcome } from '../request-context';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
@@ -77,10 +78,16 @@ export function commandListener(command: SlashCommand, services: Services) {
       }
       return ephemeralAck(ack, commandHelp(command, selected.subcommand));
     }
-    if (selected.kind === 'usage') return ephemeralAck(ack, usageMessage(command.command, selected.problem));
+    if (selected.kind === 'usage') {
+      noteOutcome('invalid');
+      return ephemeralAck(ack, usageMessage(command.command, selected.problem));
+    }
     const sub = selected.subcommand;
     const prepared = sub.prepare(selected.tokens);
-    if (!prepared.ok) return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
+    if (!prepared.ok) {
+      noteOutcome('invalid');
+      return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
+    }
     await ack();
     await services.ackGate.idle();
 
@@ -103,6 +110,7 @@ export function commandListener(command: SlashCommand, services: Services) {
       if (!allowed) return;
       await prepared.prepared.run(ix);
     } catch (error) {
+      noteOutcome('error');
       logger.error('command failed', { error });
       await replyEphemeral(ix, warning('Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.')).catch(
         (replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }),
