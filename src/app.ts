@@ -92,7 +92,8 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   const routes = options.customRoutes ?? [];
   const draining = options.draining ?? (() => false);
   const app = socketMode
-    ? new App({ ...common, socketMode: true, appToken: options.appToken })
+    ? // The Socket Mode client opens its connection through the same Web API base URL.
+      new App({ ...common, socketMode: true, appToken: options.appToken, installerOptions: { clientOptions } })
     : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger, routes, draining) });
   instrumentRequests(app, { inFlight: options.inFlight ?? new InFlight(), ...(options.metrics && { metrics: options.metrics }) });
 

@@ -1,7 +1,8 @@
 /**
  * Process entry: configuration from the environment → the running product (src/runtime.ts).
- * Exits with code 2 and a list of what to set when the configuration is incomplete, and shuts
- * down cleanly (receiver, then store) on SIGTERM/SIGINT.
+ * Exits with code 2 and a list of what to set when the configuration is incomplete. On SIGTERM
+ * or SIGINT it drains (runtime.ts `stop()`: no new work, in-flight work finished, leases
+ * released, store closed) and exits 0, or 1 if that takes over 10 s or a second signal comes.
  */
 import { formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
 import { createLogger } from './log';
@@ -55,7 +56,11 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator does not want to wait for the drain.
+      logger.warn('second signal during shutdown; exiting now', { signal });
+      process.exit(1);
+    }
     stopping = true;
     logger.info('shutting down', { signal });
     const force = setTimeout(() => {

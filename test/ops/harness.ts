@@ -1,0 +1,122 @@
+/**
+ * The running product in this process (src/runtime.ts `startVidops`, as main.ts starts it) on
+ * 127.0.0.1 ephemeral ports, with the fake Slack Web API, the emulator and in-memory SQLite;
+ * its log lines captured. For the operations tests: metrics, readiness, request ids.
+ */
+import { type Config, loadConfig } from '../../src/config';
+import { type RunningEmulator, startEmulator } from '../../src/emulator';
+import { type LogThreshold, createLogger } from '../../src/log';
+import { pollerSettingsFromEnv } from '../../src/poller/settings';
+import { parsePolicy } from '../../src/rbac/policy';
+import { type RunningVidops, type VidopsInput, startVidops } from '../../src/runtime';
+import { type FakeSlack, startFakeSlack } from '../harness/fake-slack';
+import { signedSlashCommand } from '../harness/signing';
+
+export const SIGNING_SECRET = 'ops-test-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-ops-test-0123456789-abcdefabcdef';
+export const TEAM = 'T0OPS';
+export const CHANNEL = 'C0OPS';
+export const ADMIN = 'U0ADMIN';
+export const VIEWER = 'U0VIEWER';
+
+export interface OpsApp {
+  url: string;
+  vidops: RunningVidops;
+  slack: FakeSlack;
+  emulator: RunningEmulator;
+  project: { apiKey: string; apiSecret: string };
+  /** Every log line written so far, parsed. */
+  logs(): Record<string, unknown>[];
+  /** The raw log text (to check that no secret was written). */
+  logText(): string;
+  slash(command: string, text: string, user?: string): Promise<{ status: number; body: string; responseUrl: string }>;
+  get(path: string): Promise<{ status: number; body: string }>;
+  close(): Promise<void>;
+}
+
+export interface OpsAppOptions {
+  logLevel?: LogThreshold;
+  /** VIDEO_API_URL, when it must differ from the emulator's (a recording proxy). */
+  videoApiUrl?: (emulatorUrl: string) => string;
+  readiness?: VidopsInput['readiness'];
+}
+
+export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> {
+  const emulator = await startEmulator();
+  const slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
+  const project = emulator.control.createProject({ name: 'prod' });
+  const env = {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    VIDEO_API_URL: options.videoApiUrl ? options.videoApiUrl(emulator.baseUrl) : emulator.baseUrl,
+    VIDEO_API_KEY: project.apiKey,
+    VIDEO_API_SECRET: project.apiSecret,
+    VIDOPS_ADMINS: ADMIN,
+    DATABASE_URL: 'sqlite::memory:',
+    PORT: '0',
+  };
+  const loaded = loadConfig(env);
+  if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+  const config = loaded.config as Config & Pick<VidopsInput['config'], 'slack' | 'video'>;
+  const policy = parsePolicy(undefined);
+  if (!policy.ok) throw new Error(policy.problems.join('; '));
+  // Polling off: watches stay as commands left them, so the gauges are predictable.
+  const pollerSettings = pollerSettingsFromEnv({ VIDOPS_POLLER: 'off' });
+  if (!pollerSettings.ok) throw new Error(pollerSettings.problems.join('; '));
+  const lines: string[] = [];
+  const logger = createLogger({ level: options.logLevel ?? 'info', stream: { write: (line: string) => lines.push(line) } });
+  const vidops = await startVidops({
+    config,
+    policy: policy.policy,
+    pollerSettings: pollerSettings.settings,
+    logger,
+    ...(options.readiness && { readiness: options.readiness }),
+  });
+  const url = `http://127.0.0.1:${vidops.port}`;
+
+  return {
+    url,
+    vidops,
+    slack,
+    emulator,
+    project,
+    logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    logText: () => lines.join(''),
+    async slash(command, text, user = ADMIN) {
+      const responseUrl = slack.newResponseUrl();
+      const signed = signedSlashCommand(SIGNING_SECRET, {
+        command,
+        text,
+        team_id: TEAM,
+        user_id: user,
+        channel_id: CHANNEL,
+        response_url: responseUrl,
+        trigger_id: `trigger-${Date.now()}`,
+      });
+      const res = await fetch(`${url}/slack/events`, { method: 'POST', headers: signed.headers, body: signed.body });
+      return { status: res.status, body: await res.text(), responseUrl };
+    },
+    async get(path) {
+      const res = await fetch(`${url}${path}`);
+      return { status: res.status, body: await res.text() };
+    },
+    async close() {
+      await vidops.stop();
+      await slack.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** The value of one sample in Prometheus text, matching the name and every label given; undefined when absent. */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
+  }
+  return undefined;
+}
