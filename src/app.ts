@@ -65,9 +65,12 @@ function httpReceiver(
   const gate = services.ackGate;
   receiver.requestListener = (req, res) => {
     if (draining() && req.url?.startsWith(EVENTS_PATH)) {
+      // Read the body first: answering mid-upload would reset the connection instead.
       req.resume();
-      res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ ok: false, error: 'shutting_down' }));
+      req.once('end', () => {
+        res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ ok: false, error: 'shutting_down' }));
+      });
       return;
     }
     gate.requestStarted();
