@@ -11,6 +11,7 @@ import { parsePolicy } from '../../src/rbac/policy';
 import { type RunningVidops, type VidopsInput, startVidops } from '../../src/runtime';
 import { type FakeSlack, startFakeSlack } from '../harness/fake-slack';
 import { signedSlashCommand } from '../harness/signing';
+import { type SocketSlack, startSocketSlack } from './socket-slack';
 
 export const SIGNING_SECRET = 'ops-test-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-ops-test-0123456789-abcdefabcdef';
@@ -18,12 +19,15 @@ export const TEAM = 'T0OPS';
 export const CHANNEL = 'C0OPS';
 export const ADMIN = 'U0ADMIN';
 export const VIEWER = 'U0VIEWER';
+export const APP_TOKEN = 'xapp-1-A0OPS-1-0123456789abcdef';
 
 export interface OpsApp {
   url: string;
   vidops: RunningVidops;
   slack: FakeSlack;
   emulator: RunningEmulator;
+  /** In Socket Mode: the WebSocket side of Slack, to push envelopes. */
+  socket?: SocketSlack;
   project: { apiKey: string; apiSecret: string };
   /** Every log line written so far, parsed. */
   logs(): Record<string, unknown>[];
@@ -39,16 +43,19 @@ export interface OpsAppOptions {
   /** VIDEO_API_URL, when it must differ from the emulator's (a recording proxy). */
   videoApiUrl?: (emulatorUrl: string) => string;
   readiness?: VidopsInput['readiness'];
+  /** Socket Mode (SLACK_APP_TOKEN): Slack's requests over a WebSocket, the routes on the side port. */
+  socketMode?: boolean;
 }
 
 export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> {
   const emulator = await startEmulator();
   const slack = await startFakeSlack({ botToken: BOT_TOKEN, teamId: TEAM });
   const project = emulator.control.createProject({ name: 'prod' });
+  const socket = options.socketMode ? await startSocketSlack(slack.apiUrl) : undefined;
   const env = {
     SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
+    ...(socket ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
+    SLACK_API_URL: socket ? socket.apiUrl : slack.apiUrl,
     VIDEO_API_URL: options.videoApiUrl ? options.videoApiUrl(emulator.baseUrl) : emulator.baseUrl,
     VIDEO_API_KEY: project.apiKey,
     VIDEO_API_SECRET: project.apiSecret,
@@ -83,6 +90,7 @@ export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> 
     vidops,
     slack,
     emulator,
+    ...(socket && { socket }),
     project,
     logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
     logText: () => lines.join(''),
@@ -106,6 +114,7 @@ export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> 
     },
     async close() {
       await vidops.stop();
+      await socket?.close();
       await slack.close();
       await emulator.close();
     },
