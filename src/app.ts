@@ -4,7 +4,7 @@
  * a listener calls ack() (`processBeforeResponse: false`); the work happens after. Every request
  * runs in its own context (request id, outcome), counted in flight and in the metrics.
  */
-import { App, type CustomRoute, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, type CustomRoute, HTTPReceiver, LogLevel, SocketModeReceiver, type webApi } from '@slack/bolt';
 import * as actions from './actions';
 import * as commands from './commands';
 import { healthRoute } from './http/ops-routes';
@@ -94,10 +94,16 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   const common = { token: options.botToken, logger, logLevel: logger.getLevel() as LogLevel, clientOptions, convoStore: false as const };
   const routes = options.customRoutes ?? [];
   const draining = options.draining ?? (() => false);
-  const app = socketMode
+  const socketReceiver = socketMode
     ? // The Socket Mode client opens its connection through the same Web API base URL.
-      new App({ ...common, socketMode: true, appToken: options.appToken, installerOptions: { clientOptions } })
-    : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger, routes, draining) });
+      new SocketModeReceiver({ appToken: options.appToken!, logger, logLevel: common.logLevel, installerOptions: { clientOptions } })
+    : undefined;
+  const app = new App({ ...common, receiver: socketReceiver ?? httpReceiver(services, options.signingSecret!, logger, routes, draining) });
+  if (socketReceiver) {
+    // Bolt's stop() sends the close frame without waiting for Slack's answer; wait for it, so the
+    // socket is closed (not dropped) before the process goes on to close the store and exit.
+    app.stop = () => socketReceiver.client.disconnect();
+  }
   instrumentRequests(app, { inFlight: options.inFlight ?? new InFlight(), ...(options.metrics && { metrics: options.metrics }) });
 
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
