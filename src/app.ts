@@ -1,14 +1,21 @@
 /**
  * Builds the Bolt app: HTTP receiver on /slack/events (or Socket Mode when an app-level token is
  * configured), every listener registered by its area, and GET /healthz. Acks go out as soon as
- * a listener calls ack() (`processBeforeResponse: false`); the work happens after.
+ * a listener calls ack() (`processBeforeResponse: false`); the work happens after. Every request
+ * runs in its own context (request id, outcome), counted in flight and in the metrics.
  */
-import { App, type CustomRoute, HTTPReceiver, LogLevel, type webApi } from '@slack/bolt';
+import { App, type CustomRoute, HTTPReceiver, LogLevel, SocketModeReceiver, type webApi } from '@slack/bolt';
 import * as actions from './actions';
 import * as commands from './commands';
+import { healthRoute } from './http/ops-routes';
 import { toBoltLogger } from './log';
+import type { VidopsMetrics } from './metrics/registry';
+import { instrumentedFetch } from './metrics/slack';
+import { noteOutcome } from './request-context';
 import type { Services } from './services';
 import { dedupeDeliveries } from './slack/dedupe';
+import { InFlight } from './slack/in-flight';
+import { instrumentRequests } from './slack/instrument';
 import { routeById } from './slack/router';
 
 export interface SlackAppOptions {
@@ -19,33 +26,35 @@ export interface SlackAppOptions {
   appToken?: string;
   /** Web API base URL (tests and local runs point it at a fake Slack). */
   apiUrl?: string;
-  /** Socket Mode only: where /healthz is served (HTTP mode takes the port in `start`). */
-  healthPort?: number;
   /** WebClient retry policy (tests use a fast one). */
   retryConfig?: webApi.RetryOptions;
-  /** More HTTP routes beside /healthz (e.g. the video service's callbacks). */
+  /**
+   * HTTP mode: more routes beside /healthz (readiness, metrics, the video service's callbacks).
+   * In Socket Mode the runtime serves them on a side port (src/http/ops-server.ts).
+   */
   customRoutes?: CustomRoute[];
+  /** Counts Slack calls and times acks, commands and interactions when given. */
+  metrics?: VidopsMetrics;
+  /** Requests being handled, follow-up work included (the runtime waits on it when stopping). */
+  inFlight?: InFlight;
+  /** True while shutting down: new Slack requests get a 503 so Slack retries them elsewhere. */
+  draining?: () => boolean;
 }
 
 export const EVENTS_PATH = '/slack/events';
-export const HEALTH_PATH = '/healthz';
-
-export function healthRoute(): CustomRoute {
-  return {
-    path: HEALTH_PATH,
-    method: ['GET'],
-    handler: (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true }));
-    },
-  };
-}
+export { HEALTH_PATH, healthRoute } from './http/ops-routes';
 
 /**
  * The HTTP receiver, its request listener wrapped so the ack gate knows which requests still
- * wait for their answer.
+ * wait for their answer, and so that a draining process refuses new Slack requests.
  */
-function httpReceiver(services: Services, signingSecret: string, logger: ReturnType<typeof toBoltLogger>, routes: CustomRoute[]): HTTPReceiver {
+function httpReceiver(
+  services: Services,
+  signingSecret: string,
+  logger: ReturnType<typeof toBoltLogger>,
+  routes: CustomRoute[],
+  draining: () => boolean,
+): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret,
     endpoints: EVENTS_PATH,
@@ -56,6 +65,15 @@ function httpReceiver(services: Services, signingSecret: string, logger: ReturnT
   const listener = receiver.requestListener;
   const gate = services.ackGate;
   receiver.requestListener = (req, res) => {
+    if (draining() && req.url?.startsWith(EVENTS_PATH)) {
+      // Read the body first: answering mid-upload would reset the connection instead.
+      req.resume();
+      req.once('end', () => {
+        res.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ ok: false, error: 'shutting_down' }));
+      });
+      return;
+    }
     gate.requestStarted();
     res.once('close', () => gate.requestFinished());
     listener(req, res);
@@ -68,6 +86,7 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   const clientOptions: webApi.WebClientOptions = {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
+    ...(options.metrics ? { fetch: instrumentedFetch(options.metrics) } : {}),
   };
   const socketMode = options.appToken !== undefined;
   if (!socketMode && !options.signingSecret) {
@@ -75,9 +94,18 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   }
   const common = { token: options.botToken, logger, logLevel: logger.getLevel() as LogLevel, clientOptions, convoStore: false as const };
   const routes = options.customRoutes ?? [];
-  const app = socketMode
-    ? new App({ ...common, socketMode: true, appToken: options.appToken, customRoutes: [healthRoute(), ...routes], installerOptions: { port: options.healthPort ?? 3000 } })
-    : new App({ ...common, receiver: httpReceiver(services, options.signingSecret!, logger, routes) });
+  const draining = options.draining ?? (() => false);
+  const socketReceiver = socketMode
+    ? // The Socket Mode client opens its connection through the same Web API base URL.
+      new SocketModeReceiver({ appToken: options.appToken!, logger, logLevel: common.logLevel, installerOptions: { clientOptions } })
+    : undefined;
+  const app = new App({ ...common, receiver: socketReceiver ?? httpReceiver(services, options.signingSecret!, logger, routes, draining) });
+  if (socketReceiver) {
+    // Bolt's stop() sends the close frame without waiting for Slack's answer; wait for it, so the
+    // socket is closed (not dropped) before the process goes on to close the store and exit.
+    app.stop = () => socketReceiver.client.disconnect();
+  }
+  instrumentRequests(app, { inFlight: options.inFlight ?? new InFlight(), ...(options.metrics && { metrics: options.metrics }) });
 
   // A delivery Slack repeats (late ack) is acknowledged and dropped before any listener runs.
   app.use(dedupeDeliveries({ ledger: services.store, logger: services.logger, clock: services.clock }));
@@ -87,6 +115,7 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   actions.register(routed, services);
 
   app.error(async (error) => {
+    noteOutcome('error');
     services.logger.error('unhandled error in a listener', { error });
   });
   return app;

@@ -1,8 +1,11 @@
 /**
- * Structured JSON logging: one line per record (`time`, `level`, `msg`, then fields), child
- * loggers with bound fields, and redaction of anything that looks secret before it is written.
+ * Structured JSON logging on pino: one line per record (`time`, `level`, `msg`, then fields),
+ * child loggers with bound fields, the current Slack request's id, and redaction of anything
+ * that looks secret before it is written.
  */
 import { LogLevel as BoltLogLevel, type Logger as BoltLogger } from '@slack/logger';
+import { type Logger as PinoLogger, pino } from 'pino';
+import { currentRequestId } from './request-context';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -111,12 +114,61 @@ function errorEntries(error: Error): [string, unknown][] {
 
 const RECORD_KEYS = new Set(['time', 'level', 'msg']);
 
+/**
+ * Well-known places of secrets, censored by pino itself (fast-redact) in case a record reaches
+ * it without going through `redact()` first; the key and shape rules above catch the rest.
+ */
+export const REDACT_PATHS = [
+  'headers.authorization',
+  'headers["x-slack-signature"]',
+  'headers["x-service-auth"]',
+  'req.headers.authorization',
+  'req.headers["x-slack-signature"]',
+  '*.token',
+  '*.apiSecret',
+  '*.signingSecret',
+  '*.botToken',
+  '*.appToken',
+];
+
+/** A stream that never throws into the caller: logging must not take the process down. */
+function safeStream(stream: LogStream): LogStream {
+  return {
+    write(line: string) {
+      try {
+        stream.write(line);
+      } catch {
+        // Closed pipe, full disk: the record is lost, the process goes on.
+      }
+    },
+  };
+}
+
+function pinoLogger(level: LogThreshold, stream: LogStream, now: () => number): PinoLogger {
+  return pino(
+    {
+      level,
+      base: null,
+      messageKey: 'msg',
+      // pino writes `<level formatter output minus its closing brace><timestamp>…`. An empty level
+      // object leaves just `{`, so the timestamp comes first without its usual leading comma, and
+      // `level` and `msg` are written by JsonLogger as the first fields: `time, level, msg, …`.
+      formatters: {
+        level: () => ({}),
+        log: (record) => redact(record) as Record<string, unknown>,
+      },
+      timestamp: () => `"time":"${new Date(now()).toISOString()}"`,
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+    },
+    safeStream(stream),
+  );
+}
+
 class JsonLogger implements Logger {
   constructor(
+    private readonly pino: PinoLogger,
     readonly level: LogThreshold,
-    private readonly stream: LogStream,
     private readonly bindings: LogFields,
-    private readonly now: () => number,
   ) {}
 
   trace(msg: string, fields?: LogFields): void {
@@ -140,32 +192,30 @@ class JsonLogger implements Logger {
   }
 
   child(fields: LogFields): Logger {
-    return new JsonLogger(this.level, this.stream, { ...this.bindings, ...fields }, this.now);
+    return new JsonLogger(this.pino, this.level, { ...this.bindings, ...fields });
   }
 
   private write(level: LogLevel, msg: string, fields: LogFields | undefined): void {
     if (!this.isLevelEnabled(level)) return;
-    const record: LogFields = { time: new Date(this.now()).toISOString(), level, msg: redactString(msg) };
-    const extra = redact({ ...this.bindings, ...fields }) as LogFields;
-    for (const [key, value] of Object.entries(extra)) {
+    const record: LogFields = { level, msg };
+    const requestId = currentRequestId();
+    if (requestId !== undefined) record.requestId = requestId;
+    for (const [key, value] of Object.entries({ ...this.bindings, ...fields })) {
       // A field may not overwrite the record's own keys; keep it under a visible alias.
       record[RECORD_KEYS.has(key) ? `fields.${key}` : key] = value;
     }
-    try {
-      this.stream.write(`${JSON.stringify(record)}\n`);
-    } catch {
-      // Logging must never take the process down (closed pipe, full disk).
-    }
+    this.pino[level](record);
   }
 }
 
+/**
+ * A logger writing JSON lines through pino. Records made while a Slack request is handled
+ * carry its `requestId` (see request-context.ts).
+ */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  return new JsonLogger(
-    options.level ?? 'info',
-    options.stream ?? process.stdout,
-    options.bindings ?? {},
-    options.now ?? Date.now,
-  );
+  const level = options.level ?? 'info';
+  const pino = pinoLogger(level, options.stream ?? process.stdout, options.now ?? Date.now);
+  return new JsonLogger(pino, level, options.bindings ?? {});
 }
 
 export function isLogLevel(value: string): value is LogLevel {

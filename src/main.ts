@@ -2,7 +2,9 @@
  * Process entry: configuration from the environment → the running product (src/runtime.ts).
  * With no Slack variable at all, local mode (src/local): the app with an embedded emulator and a
  * Slack stand-in, one URL to open. Otherwise exits with code 2 and a list of what to set when the
- * configuration is incomplete, and shuts down cleanly (receiver, then store) on SIGTERM/SIGINT.
+ * configuration is incomplete. On SIGTERM or SIGINT it drains (runtime.ts `stop()`: no new work,
+ * in-flight work finished, leases released, store closed) and exits 0, or 1 if that takes over
+ * 10 s or a second signal comes.
  */
 import { type Env, formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
 import { LocalConfigError, startLocal } from './local/start';
@@ -31,13 +33,17 @@ function wantsLocalMode(env: Env): boolean {
 
 interface ShutdownLog {
   info(message: string, fields?: Record<string, unknown>): void;
-  error(message: string): void;
+  error(message: string, fields?: Record<string, unknown>): void;
 }
 
 function stopOnSignals(stop: () => Promise<void>, log: ShutdownLog): void {
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator does not want to wait for the drain.
+      log.error('second signal during shutdown; exiting now', { signal });
+      process.exit(1);
+    }
     stopping = true;
     log.info('shutting down', { signal });
     const force = setTimeout(() => {

@@ -1,22 +1,34 @@
 /**
  * The running product, whatever started it: store (migrated) → services → stored secrets →
- * poller → Slack app listening → usage scheduler. `main.ts` starts it from the environment; the
- * local mode (src/local) starts it against an embedded emulator and a Slack stand-in.
- * `stop()` takes it down in the order that loses no work: receiver, poller (its leases released),
- * scheduler, store.
+ * poller → Slack app listening → usage scheduler, with its metrics, readiness and request
+ * tracking. `main.ts` starts it from the environment; the local mode (src/local) starts it
+ * against an embedded emulator and a Slack stand-in.
+ *
+ * `stop()` drains within a bound: /readyz turns 503 and new Slack requests are refused, the
+ * receiver closes, requests in flight finish their follow-up work while the poller and the
+ * scheduler finish their rounds (leases released), then the store closes.
  */
 import { Server } from 'node:http';
-import type { App } from '@slack/bolt';
+import { type App, webApi } from '@slack/bolt';
+import { VideoClient, type VideoRequestObserver } from './api';
 import { createApp } from './app';
 import type { Config, SlackConfig, VideoConfig } from './config';
 import { SecretBox } from './crypto';
-import type { Logger } from './log';
+import { healthRoute, metricsRoute, readyRoute } from './http/ops-routes';
+import { type OpsServer, startOpsServer } from './http/ops-server';
+import { type Logger, toBoltLogger } from './log';
+import { VidopsMetrics } from './metrics/registry';
+import { instrumentedFetch } from './metrics/slack';
+import { videoRequestMetrics } from './metrics/video';
 import { publishHome } from './actions/home';
 import { pollerRuntime } from './poller/service';
 import type { PollerSettings } from './poller/settings';
 import type { Policy } from './rbac/policy';
+import { Readiness } from './readiness';
+import { currentRequestId } from './request-context';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
-import { createServices, type Services } from './services';
+import { type ClientFactory, createServices, type Services } from './services';
+import { InFlight } from './slack/in-flight';
 import { createStore } from './store';
 import { scheduledReportDelivery } from './commands/usage/scheduled';
 import { UsageScheduler } from './schedules';
@@ -26,19 +38,72 @@ export interface VidopsInput {
   policy: Policy;
   pollerSettings: PollerSettings;
   logger: Logger;
+  /** Readiness tuning (tests): per-check timeout and how long a report is reused. */
+  readiness?: { timeoutMs?: number; cacheMs?: number };
+  /** The most `stop()` may take before it closes the store anyway (default 9 s: main.ts exits at 10 s). */
+  stopBudgetMs?: number;
 }
 
 export interface RunningVidops {
-  /** The port the HTTP receiver (or, in Socket Mode, the health server) listens on. */
+  /** The port the HTTP receiver (or, in Socket Mode, the side server) listens on. */
   port: number;
   app: App;
   services: Services;
+  metrics: VidopsMetrics;
+  readiness: Readiness;
+  /** Slack requests being handled, follow-up work included. */
+  inFlight: InFlight;
   stop(): Promise<void>;
 }
 
-export async function startVidops({ config, policy, pollerSettings, logger }: VidopsInput): Promise<RunningVidops> {
+const STOP_BUDGET_MS = 9_000;
+const READINESS_TIMEOUT_MS = 2_000;
+
+/** The project clients: metrics and a debug line per HTTP exchange, and the request id sent along. */
+function observedClientFactory(metrics: VidopsMetrics, logger: Logger): ClientFactory {
+  const count = videoRequestMetrics(metrics);
+  const videoLogger = logger.child({ component: 'video-api' });
+  const observer: VideoRequestObserver = (event) => {
+    count(event);
+    videoLogger.debug('video api call', { operation: event.operation, status: event.status, ms: Math.round(event.durationMs), retry: event.retry });
+  };
+  return (project, video) =>
+    new VideoClient({
+      baseUrl: video.apiUrl,
+      apiKey: project.apiKey,
+      apiSecret: project.apiSecret,
+      accountApiKey: video.account?.apiKey,
+      accountApiSecret: video.account?.apiSecret,
+      observer,
+      requestId: currentRequestId,
+    });
+}
+
+/** The video service answers at all (any status below 500, even 404 for its root). */
+async function probeVideo(apiUrl: string, timeoutMs: number): Promise<void> {
+  const response = await fetch(apiUrl, { signal: AbortSignal.timeout(timeoutMs) });
+  await response.body?.cancel();
+  if (response.status >= 500) throw Object.assign(new Error('video service error'), { code: `http_${response.status}` });
+}
+
+/** Resolves when `work` settles or `ms` passes, whichever is first; false on the deadline. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
+  const { config, policy, pollerSettings, logger } = input;
   const store = createStore(config.databaseUrl, { logger });
   await store.migrate();
+  const metrics = new VidopsMetrics({ processMetrics: true });
   const services = createServices({
     store,
     logger,
@@ -50,8 +115,10 @@ export async function startVidops({ config, policy, pollerSettings, logger }: Vi
     admins: config.admins,
     auditChannel: config.auditChannel,
     watchMaxAgeMs: pollerSettings.maxWatchAgeMs,
+    clientFactory: observedClientFactory(metrics, logger),
     ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),
   });
+  metrics.watchBacklog(() => store.backlog(services.clock()));
   // Secrets rotated from Slack (stored encrypted) win over configured ones they replaced; the
   // reloader brings rotations made through other replicas here (src/secrets/README.md).
   const secretsLogger = logger.child({ component: 'secrets' });
@@ -59,24 +126,56 @@ export async function startVidops({ config, policy, pollerSettings, logger }: Vi
   await loadStoredSecrets(services, { logger: secretsLogger, seen: seenSecrets });
   const secretReloader = startSecretReloader(services, { logger: secretsLogger, seen: seenSecrets });
   const slack = config.slack;
+  const slackFetch = instrumentedFetch(metrics);
   // One poller and one outbox deliverer per process; leases share the work between replicas.
   const poller = pollerRuntime({
     services,
     settings: pollerSettings,
-    slack: { botToken: slack.botToken, apiUrl: slack.apiUrl },
+    slack: { botToken: slack.botToken, apiUrl: slack.apiUrl, fetch: slackFetch },
     publishHome: (client, teamId, userId) => publishHome(client, services, teamId, userId),
   });
+
+  let draining = false;
+  const readinessTimeoutMs = input.readiness?.timeoutMs ?? READINESS_TIMEOUT_MS;
+  // Its own client: no retries and no waiting out rate limits, so a probe answers in time.
+  const authClient = new webApi.WebClient(slack.botToken, {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: readinessTimeoutMs,
+    fetch: slackFetch,
+    logger: toBoltLogger(logger.child({ component: 'readiness' })),
+  });
+  const readiness = new Readiness({
+    checks: {
+      store: () => store.ping(),
+      slack: () => authClient.auth.test(),
+      video: () => probeVideo(config.video.apiUrl, readinessTimeoutMs),
+    },
+    timeoutMs: readinessTimeoutMs,
+    ...(input.readiness?.cacheMs === undefined ? {} : { cacheMs: input.readiness.cacheMs }),
+    draining: () => draining,
+  });
+  const opsRoutes = [readyRoute(readiness), metricsRoute(metrics), ...poller.routes];
+
+  const inFlight = new InFlight();
+  const socketMode = slack.mode === 'socket';
   const app = createApp(services, {
     botToken: slack.botToken,
     signingSecret: slack.signingSecret,
-    appToken: slack.mode === 'socket' ? slack.appToken : undefined,
+    appToken: socketMode ? slack.appToken : undefined,
     apiUrl: slack.apiUrl,
-    healthPort: config.port,
-    customRoutes: poller.routes,
+    metrics,
+    inFlight,
+    draining: () => draining,
+    ...(socketMode ? {} : { customRoutes: opsRoutes }),
   });
+  // Socket Mode: Slack's requests come over the WebSocket; the routes get a side port.
+  let opsServer: OpsServer | undefined;
+  if (socketMode) opsServer = await startOpsServer({ port: config.port, routes: [healthRoute(), ...opsRoutes] });
   const started: unknown = await app.start(config.port);
   const address = started instanceof Server ? started.address() : null;
-  const port = address && typeof address === 'object' ? address.port : config.port;
+  const port = opsServer?.port ?? (address && typeof address === 'object' ? address.port : config.port);
   poller.start();
   // Weekly usage reports: every replica runs one; leases on the schedules keep each week's
   // report to one post (src/schedules/scheduler.ts).
@@ -87,24 +186,36 @@ export async function startVidops({ config, policy, pollerSettings, logger }: Vi
   });
   scheduler.start();
 
-  const steps: Array<[string, () => unknown]> = [
-    ['stopping the secret reloader', () => secretReloader.stop()],
-    ['stopping the receiver', () => app.stop()],
-    // After the cycle and delivery round in progress; their leases are released.
-    ['stopping the poller', () => poller.stop()],
-    ['stopping the usage scheduler', () => scheduler.stop()],
-    ['closing the store', () => store.close()],
-  ];
+  const stopBudgetMs = input.stopBudgetMs ?? STOP_BUDGET_MS;
+  const step = async (what: string, work: () => unknown, deadline: number): Promise<void> => {
+    try {
+      const done = await within(Promise.resolve().then(work), Math.max(0, deadline - Date.now()));
+      if (!done) logger.warn(`${what} did not finish in time; going on`);
+    } catch (error) {
+      logger.warn(`${what} failed`, { error });
+    }
+  };
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
-      for (const [what, step] of steps) {
-        try {
-          await step();
-        } catch (error) {
-          logger.warn(`${what} failed`, { error });
-        }
-      }
+      draining = true;
+      const deadline = Date.now() + stopBudgetMs;
+      logger.info('draining', { inFlight: inFlight.count });
+      await step('stopping the secret reloader', () => secretReloader.stop(), deadline);
+      await step('stopping the receiver', () => app.stop(), deadline);
+      await Promise.all([
+        step('finishing the requests in flight', async () => {
+          if (!(await inFlight.idle(Math.max(0, deadline - Date.now())))) {
+            logger.warn('requests still in flight at the shutdown deadline', { inFlight: inFlight.count });
+          }
+        }, deadline),
+        // After the cycle and delivery round in progress; their leases are released.
+        step('stopping the poller', () => poller.stop(), deadline),
+        step('stopping the usage scheduler', () => scheduler.stop(), deadline),
+      ]);
+      if (opsServer) await step('closing the side server', () => opsServer.close(), deadline);
+      await step('closing the store', () => store.close(), deadline + 1_000);
+      logger.info('stopped');
     })());
-  return { port, app, services, stop };
+  return { port, app, services, metrics, readiness, inFlight, stop };
 }

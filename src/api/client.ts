@@ -6,6 +6,7 @@ import { AudioConnector } from './connect';
 import type { ResourceContext } from './context';
 import { DEFAULT_TIMEOUTS, HttpTransport } from './http';
 import { Moderation } from './moderation';
+import type { VideoRequestObserver } from './observer';
 import { Projects } from './projects';
 import { RenderStreams } from './render';
 import { RETRY_DEFAULT, type RetryPolicy } from './retry';
@@ -33,6 +34,10 @@ export interface VideoClientOptions {
   tokenReuseMs?: number;
   /** Replaces the wait between retries (tests use it to observe delays without sleeping). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Told about every HTTP exchange: operation, status, duration (metrics subscribe here). */
+  observer?: VideoRequestObserver;
+  /** The id sent as `X-Request-Id` with each call, read when the call is made. */
+  requestId?: () => string | undefined;
 }
 
 const DEFAULT_USER_AGENT = `vidops-video-client/0.1 node/${process.versions.node}`;
@@ -81,6 +86,8 @@ export class VideoClient {
       tokenSource: (issuer) => this.#tokenSource(issuer),
       credentialSecrets: () => [this.#project.secret, ...(this.#account ? [this.#account.secret] : [])],
       sleep: options.sleep,
+      observer: options.observer,
+      requestId: options.requestId,
     });
     this.tokens = new Tokens({ apiKey: () => this.apiKey, signer: () => this.#project.signer });
     const ctx: ResourceContext = { http, tokens: this.tokens, apiKey: () => this.apiKey };

@@ -14,6 +14,7 @@ import {
   errorFromResponse,
   redact,
 } from './errors';
+import { type VideoRequestObserver, operationName } from './observer';
 import { type AttemptFailure, type HttpMethod, type RetryPolicy, parseRetryAfter, retryDelayMs, shouldRetry } from './retry';
 
 export interface Timeouts {
@@ -63,6 +64,10 @@ export interface TransportConfig {
   credentialSecrets(): readonly string[];
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Told about every attempt (metrics, logs); its errors are ignored. */
+  observer?: VideoRequestObserver;
+  /** Sent as `X-Request-Id` when it returns one (the Slack request the call serves). */
+  requestId?: () => string | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +100,7 @@ export async function closeSharedPools(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; error: VideoApiError };
+type Attempt<T> = { ok: true; value: T; status: number } | { ok: false; failure: AttemptFailure; error: VideoApiError };
 
 export class HttpTransport {
   readonly #config: TransportConfig;
@@ -124,7 +129,10 @@ export class HttpTransport {
     try {
       for (let retriesDone = 0; ; retriesDone++) {
         if (options.signal?.aborted) throw this.#aborted(req, options.signal.reason);
-        const attempt = await this.#attempt(req, controller.signal, options);
+        const requestId = this.#config.requestId?.();
+        const started = performance.now();
+        const attempt = await this.#attempt(req, controller.signal, options, requestId);
+        this.#observe(req, attempt, performance.now() - started, retriesDone, requestId);
         if (attempt.ok) return attempt.value;
         if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
         const delay = retryDelayMs(retriesDone, policy, attempt.error.retryAfterMs, this.#config.random);
@@ -138,12 +146,30 @@ export class HttpTransport {
     }
   }
 
-  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal, options: CallOptions): Promise<Attempt<T | void>> {
+  #observe(req: ApiRequest<unknown>, attempt: Attempt<unknown>, durationMs: number, retry: number, requestId: string | undefined): void {
+    const observer = this.#config.observer;
+    if (!observer) return;
+    try {
+      observer({
+        operation: operationName(req.method, req.path),
+        method: req.method,
+        status: attempt.ok ? String(attempt.status) : failureStatus(attempt.failure, attempt.error),
+        durationMs,
+        retry,
+        ...(requestId === undefined ? {} : { requestId }),
+      });
+    } catch {
+      // An observer's bug must not fail the call it watches.
+    }
+  }
+
+  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
     const secrets = [...(req.secrets ?? []), ...this.#config.credentialSecrets()];
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#config.userAgent,
     };
+    if (requestId !== undefined) headers['x-request-id'] = requestId;
     let body: string | undefined;
     if (req.form !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -189,9 +215,9 @@ export class HttpTransport {
       });
       return { ok: false, failure: { kind: 'status', status: statusCode }, error };
     }
-    if (req.parse === undefined) return { ok: true, value: undefined };
+    if (req.parse === undefined) return { ok: true, value: undefined, status: statusCode };
     try {
-      return { ok: true, value: req.parse(text, contentType) };
+      return { ok: true, value: req.parse(text, contentType), status: statusCode };
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
       const error = new VideoApiError(`${req.method} ${req.path} returned ${statusCode} with a ${reason}`, {
@@ -265,6 +291,14 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** The status label of a failed attempt: the HTTP status when one came back, else what went wrong. */
+function failureStatus(failure: AttemptFailure, error: VideoApiError): string {
+  if (error instanceof VideoAbortedError) return 'aborted';
+  if (failure.kind === 'timeout') return 'timeout';
+  if (failure.kind === 'network') return 'network';
+  return error.status === undefined ? 'error' : String(error.status);
 }
 
 function errorCode(error: unknown): string | undefined {

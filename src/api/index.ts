@@ -26,6 +26,7 @@ export {
   retryDelayMs,
   parseRetryAfter,
 } from './retry';
+export { operationName, type VideoRequestEvent, type VideoRequestObserver } from './observer';
 export { DEFAULT_TIMEOUTS, closeSharedPools, type CallOptions, type Timeouts } from './http';
 export { REST_TOKEN_LIFETIME_S, DEFAULT_TOKEN_REUSE_MS, type IssuerType } from './auth';
 export type { ListAllOptions } from './paging';

@@ -1,4 +1,5 @@
 /** Audit records for every state-changing action and every denial; mirrored to the audit channel. */
+import { noteOutcome } from '../request-context';
 import type { AuditOutcome } from '../store/types';
 import { auditChannelMessage } from '../views/audit';
 import type { Interaction } from './command';
@@ -12,6 +13,7 @@ export interface AuditRecord {
 }
 
 export async function recordAudit(ix: Interaction, record: AuditRecord): Promise<void> {
+  if (record.outcome !== 'ok') noteOutcome(record.outcome);
   const entry = {
     at: ix.services.clock(),
     teamId: ix.teamId,

@@ -4,6 +4,7 @@
  * role → run the handler, which answers through `respond` or posts in the channel.
  */
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { noteOutcome } from '../request-context';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { slackFailureSentence } from '../slack/slack-failure';
@@ -78,10 +79,16 @@ export function commandListener(command: SlashCommand, services: Services) {
       }
       return ephemeralAck(ack, commandHelp(command, selected.subcommand));
     }
-    if (selected.kind === 'usage') return ephemeralAck(ack, usageMessage(command.command, selected.problem));
+    if (selected.kind === 'usage') {
+      noteOutcome('invalid');
+      return ephemeralAck(ack, usageMessage(command.command, selected.problem));
+    }
     const sub = selected.subcommand;
     const prepared = sub.prepare(selected.tokens);
-    if (!prepared.ok) return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
+    if (!prepared.ok) {
+      noteOutcome('invalid');
+      return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
+    }
     await ack();
     await services.ackGate.idle();
 
@@ -104,6 +111,7 @@ export function commandListener(command: SlashCommand, services: Services) {
       if (!allowed) return;
       await prepared.prepared.run(ix);
     } catch (error) {
+      noteOutcome('error');
       const slackSaid = slackFailureSentence(error, `\`${label}\``);
       if (slackSaid) logger.warn('command ended on a Slack failure', { error });
       else logger.error('command failed', { error });

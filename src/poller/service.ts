@@ -170,7 +170,7 @@ export class PollerService {
 export interface PollerRuntimeInput {
   services: Services;
   settings: PollerSettings;
-  slack: { botToken: string; apiUrl?: string };
+  slack: { botToken: string; apiUrl?: string; fetch?: typeof fetch };
   /** Publishes one user's App Home tab (actions/home.ts `publishHome`; passed in to keep the poller free of the listeners). */
   publishHome(client: webApi.WebClient, teamId: string, userId: string): Promise<void>;
   cards?: CardBuilders;
@@ -194,7 +194,12 @@ export interface PollerRuntime {
 export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
   const { services, settings } = input;
   const logger = services.logger.child({ component: 'poller-runtime' });
-  const client = posterClient({ botToken: input.slack.botToken, slackApiUrl: input.slack.apiUrl, logger: services.logger });
+  const client = posterClient({
+    botToken: input.slack.botToken,
+    slackApiUrl: input.slack.apiUrl,
+    logger: services.logger,
+    ...(input.slack.fetch && { fetch: input.slack.fetch }),
+  });
   const refresher = new HomeRefresher({
     viewers: services.homeViewers,
     publish: (teamId, userId) => input.publishHome(client, teamId, userId),

@@ -17,12 +17,15 @@ export interface PosterClientOptions {
   logger: Logger;
   /** Per-call limit; must stay under the deliverer's `postTimeoutMs` (15 s). */
   timeoutMs?: number;
+  /** The fetch WebClient uses (the runtime passes one that feeds the metrics). */
+  fetch?: typeof fetch;
 }
 
 /** The WebClient deliveries go through: rate limits rejected, no retries, a time limit per call. */
 export function posterClient(options: PosterClientOptions): webApi.WebClient {
   return new webApi.WebClient(options.botToken, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     timeout: options.timeoutMs ?? 10_000,

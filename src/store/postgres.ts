@@ -31,9 +31,11 @@ import type {
   NewAuditEntry,
   RecentSession,
   SessionAlias,
+  PollerBacklog,
   StoredSecret,
   VidopsStore,
 } from './types';
+import { backlogSql, toBacklog } from './backlog';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -112,6 +114,11 @@ export class PostgresStore implements VidopsStore {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  async backlog(now: number): Promise<PollerBacklog> {
+    const { rows } = await this.pool.query<Record<string, unknown>>(backlogSql('$1::bigint'), [now]);
+    return toBacklog(now, rows[0] ?? {});
   }
 
   async getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined> {

@@ -32,9 +32,11 @@ import type {
   NewAuditEntry,
   RecentSession,
   SessionAlias,
+  PollerBacklog,
   StoredSecret,
   VidopsStore,
 } from './types';
+import { backlogSql, toBacklog } from './backlog';
 
 export const MEMORY = ':memory:';
 
@@ -91,6 +93,10 @@ export class SqliteStore implements VidopsStore {
 
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
+  }
+
+  async backlog(now: number): Promise<PollerBacklog> {
+    return toBacklog(now, this.statement(backlogSql('@now')).get({ now }) as Record<string, unknown>);
   }
 
   async getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined> {

@@ -100,6 +100,27 @@ export interface Store {
   getSecret(name: string): Promise<StoredSecret | undefined>;
 }
 
+/** How far behind the poller and the outbox are, read at scrape time for the metrics. */
+export interface PollerBacklog {
+  /** Watches not ended. */
+  activeWatches: number;
+  /** Watches leased by a poller right now. */
+  claimedWatches: number;
+  /** Watches due for a poll and not leased. */
+  dueWatches: number;
+  /** How long the most overdue of those has waited past its poll time, ms (0 when none). */
+  pollLagMs: number;
+  /** Notifications neither delivered nor given up. */
+  outboxDepth: number;
+  /** Age of the oldest of them, ms (0 when none). */
+  outboxOldestAgeMs: number;
+}
+
+export interface BacklogSource {
+  backlog(now: number): Promise<PollerBacklog>;
+}
+
 /** What `createStore` returns: the application's own data, the poller's watches and outbox, the
- * weekly usage report schedules, and the Slack deliveries already seen (src/slack/dedupe.ts). */
-export type VidopsStore = Store & WatchStore & ScheduleStore & DeliveryLedger;
+ * weekly usage report schedules, the Slack deliveries already seen (src/slack/dedupe.ts) and the
+ * backlog figures for the metrics. */
+export type VidopsStore = Store & WatchStore & ScheduleStore & DeliveryLedger & BacklogSource;
