@@ -382,6 +382,8 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     if (word.length >= 2 && candidate.startsWith(word)) return candidate;
+    // The distance is at least the difference in length: no need to compare a pasted paragraph.
+    if (Math.abs(word.length - candidate.length) > 2) continue;
     const d = editDistance(word, candidate);
     if (d < bestDistance) {
       bestDistance = d;

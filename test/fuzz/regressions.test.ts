@@ -1,0 +1,47 @@
+/** One example per bug the fuzzing found, so each stays fixed even if the seed or generators change. */
+import { COMMANDS, beforeAck } from '../../src/commands';
+import { tokenize } from '../../src/commands/grammar';
+import { muteCommand } from '../../src/commands/mute';
+import { classListProblem } from '../../src/views/streams';
+import { unsafeMessage } from './safety';
+
+describe('bugs found by fuzzing', () => {
+  it('tokenizes a 200,000-character word in linear time (endsWith on the growing word made it quadratic)', () => {
+    const started = performance.now();
+    const result = tokenize('😀'.repeat(100_000));
+    // Quadratic, this took about 40 s; linear, well under one.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(result).toEqual({ ok: true, tokens: [{ value: '😀'.repeat(100_000), quoted: false }] });
+  });
+
+  it('still opens a quote right after = inside a word, also when the = was quoted', () => {
+    expect(tokenize(`--name="a="'b c'`)).toEqual({ ok: true, tokens: [{ value: '--name=a=b c', quoted: false }] });
+    expect(tokenize(`ab"c d"`)).toEqual({ ok: true, tokens: [{ value: 'ab"c', quoted: false }, { value: 'd"', quoted: false }] });
+  });
+
+  it('quotes at most 60 characters of a pasted wall of text back, and keeps the whole answer within Slack’s limits', () => {
+    const outcome = beforeAck(muteCommand, `s1 session ${'x'.repeat(100_000)}`);
+    if (outcome.kind !== 'answer') throw new Error('expected a usage answer');
+    expect(outcome.message.text.length).toBeLessThanOrEqual(3000);
+    expect(outcome.message.text).toContain(`“${'x'.repeat(59)}…”`);
+    expect(unsafeMessage(outcome.message)).toEqual([]);
+  });
+
+  it('does not repeat an unknown 100,000-character option or subcommand whole', () => {
+    for (const command of COMMANDS) {
+      for (const text of [`--${'f'.repeat(100_000)}`, 'q'.repeat(100_000)]) {
+        const outcome = beforeAck(command, text);
+        if (outcome.kind === 'answer') expect({ command: command.command, length: outcome.message.text.length < 3001 }).toEqual({ command: command.command, length: true });
+      }
+    }
+  });
+
+  it('does not quote Slack control sequences back in a layout class error', () => {
+    for (const bad of ['<!channel>', '<@U123>', '&lt;!here&gt;', 'a\u0000b', '<https://evil.example|click>']) {
+      const problem = classListProblem([bad])!;
+      expect(problem).toMatch(/cannot have|is not a class name/);
+      expect(problem).not.toMatch(/[<>\u0000]|&lt;/);
+    }
+    expect(classListProblem(['bad.class'])).toBe('“bad.class” is not a class name: use letters, digits, “-” and “_”.');
+  });
+});
