@@ -30,12 +30,18 @@ export function mrkdwnTexts(payload: unknown): string[] {
 const CONTROL_SEQUENCE = /<([!@#][^>]*|[a-z][a-z0-9+.-]*:[^>]*)>/gi;
 
 /** The active mentions and links in one mrkdwn text that are not in `allowed`. */
-export function activeSequences(text: string, allowed: readonly string[] = []): string[] {
-  return [...text.matchAll(CONTROL_SEQUENCE)].map((m) => m[0]).filter((seq) => !allowed.includes(seq));
+export type Allowed = readonly (string | RegExp)[];
+
+export function activeSequences(text: string, allowed: Allowed = []): string[] {
+  const isAllowed = (seq: string) => allowed.some((a) => (typeof a === 'string' ? a === seq : a.test(seq)));
+  return [...text.matchAll(CONTROL_SEQUENCE)].map((m) => m[0]).filter((seq) => !isAllowed(seq));
 }
 
+/** The dates the app itself formats (`<!date^…^{date_short_pretty} {time}|… UTC>`). */
+export const APP_DATE = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[\d-]+ [\d:]+ UTC>$/;
+
 /** Problems with a message the app sends: Block Kit limits, then pings and forged links. */
-export function unsafeMessage(message: unknown, allowed: readonly string[] = []): string[] {
+export function unsafeMessage(message: unknown, allowed: Allowed = []): string[] {
   const problems = messageProblems(message);
   const text = (message as { text?: unknown }).text;
   if (typeof text === 'string' && text.length > 40_000) problems.push(`text: ${text.length} characters, Slack cuts at 40000`);
@@ -43,7 +49,7 @@ export function unsafeMessage(message: unknown, allowed: readonly string[] = [])
   return problems;
 }
 
-export function unsafeModal(view: unknown, allowed: readonly string[] = []): string[] {
+export function unsafeModal(view: unknown, allowed: Allowed = []): string[] {
   const problems = modalProblems(view);
   for (const t of mrkdwnTexts((view as { blocks?: unknown }).blocks ?? [])) for (const seq of activeSequences(t, allowed)) problems.push(`active sequence ${seq.slice(0, 80)}`);
   return problems;
