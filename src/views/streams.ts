@@ -153,7 +153,7 @@ export function classListProblem(classes: readonly string[]): string | undefined
   if (bad !== undefined) {
     // Quoting `<!channel>` or a control character back, even in a field error, is asking for trouble.
     const quotable = /^[\p{L}\p{N}\p{P}\p{S}]+$/u.test(bad) && !/[<>&]/.test(bad);
-    const which = quotable ? `“${echo(bad)}” is not a class name` : 'A class has characters a class name cannot have';
+    const which = quotable ? `“${echo(bad)}” is not a class name` : 'One of the classes is not a class name';
     return `${which}: use letters, digits, “-” and “_”.`;
   }
   if (new Set(classes).size !== classes.length) return 'A class is listed twice.';
