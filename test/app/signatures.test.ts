@@ -13,7 +13,7 @@
  */
 import { type IncomingMessage, type Server, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { guardSlackRequests } from '../../src/slack/signature-guard';
+import { guardSlackRequests, verifySignedRequest } from '../../src/slack/signature-guard';
 import { CHANNEL, SIGNING_SECRET, TEAM, USERS, startTestApp, type TestApp } from '../harness/app';
 import { type SignedRequest, signBody, slackSignature } from '../harness/signing';
 
@@ -234,5 +234,59 @@ describe('POST /callbacks/video/<token>', () => {
     expect(t.emulator.control.requestLog().length).toBe(before);
     const right = await fetch(`${t.url}/callbacks/video/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(right.status).toBe(202);
+  });
+});
+
+describe('the signature guard on its own', () => {
+  const SECRET = 'guard-secret';
+  const body = Buffer.from('command=%2Fmute&text=s1');
+  const at = 1_800_000_000;
+  const sign = (ts: number, b: Buffer = body) => slackSignature(SECRET, ts, b.toString('utf8'));
+
+  it('checks the timestamp both ways, then the signature (pure)', () => {
+    const now = at * 1000;
+    const verify = (headers: { signature?: string; timestamp?: string }) =>
+      verifySignedRequest(SECRET, { signature: headers.signature, timestamp: headers.timestamp }, body, now, 300);
+    expect(verify({ signature: sign(at), timestamp: String(at) })).toEqual({ ok: true, signature: sign(at).slice(3) });
+    expect(verify({ signature: sign(at - 300), timestamp: String(at - 300) }).ok).toBe(true);
+    expect(verify({ signature: sign(at + 300), timestamp: String(at + 300) }).ok).toBe(true);
+    expect(verify({ signature: sign(at - 301), timestamp: String(at - 301) })).toEqual({ ok: false, reason: 'stale timestamp' });
+    expect(verify({ signature: sign(at + 301), timestamp: String(at + 301) })).toEqual({ ok: false, reason: 'timestamp in the future' });
+    expect(verify({ signature: sign(at), timestamp: `${at}.5` })).toEqual({ ok: false, reason: 'x-slack-request-timestamp is not whole seconds' });
+    expect(verify({ signature: sign(at).toUpperCase(), timestamp: String(at) }).ok).toBe(false);
+    expect(verify({ signature: `${sign(at)}=`, timestamp: String(at) }).ok).toBe(false);
+    expect(verify({ timestamp: String(at) })).toEqual({ ok: false, reason: 'no x-slack-signature header' });
+    expect(verify({ signature: sign(at) })).toEqual({ ok: false, reason: 'no x-slack-request-timestamp header' });
+  });
+
+  it('remembers signatures for the window only, and at most maxRemembered of them', async () => {
+    let now = at * 1000;
+    let served = 0;
+    const guard = guardSlackRequests(
+      (_req, res) => {
+        served++;
+        res.writeHead(200).end();
+      },
+      { signingSecret: SECRET, path: '/slack/events', now: () => now, maxRemembered: 2 },
+    );
+    const server = createServer(guard);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+    const send = async (ts: number, b: Buffer = body) =>
+      (await fetch(url, { method: 'POST', headers: { 'content-type': FORM, 'x-slack-request-timestamp': String(ts), 'x-slack-signature': sign(ts, b) }, body: b })).status;
+    try {
+      expect(await send(at)).toBe(200);
+      expect(await send(at)).toBe(401);
+      // Two newer signatures push the first out of a memory of two; by then its timestamp is old anyway.
+      expect(await send(at, Buffer.from('a=1'))).toBe(200);
+      expect(await send(at, Buffer.from('a=2'))).toBe(200);
+      now += 301_000;
+      expect(await send(at)).toBe(401);
+      expect(served).toBe(3);
+      const big = Buffer.alloc(4 * 1024 * 1024 + 1, 'a');
+      expect(await send(Math.floor(now / 1000), big)).toBe(413);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
