@@ -12,7 +12,7 @@ import { ROLES } from '../../src/rbac/roles';
 import { FUZZ_SEED, SLACK_SYNTAX, grammarWords, hostileText } from './hostile';
 import { activeSequences, unsafeMessage } from './safety';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 function wordsOf(command: SlashCommand): fc.Arbitrary<string> {
   const names = command.subcommands.flatMap((s) => (s.name ? [s.name] : []));

@@ -17,8 +17,8 @@ import { FUZZ_SEED, grammarWords, hostileText } from './hostile';
 import { MODALS, blockIds, fuzzedSubmission } from './modals';
 import { APP_DATE, type Allowed, unsafeFieldErrors, unsafeMessage, unsafeModal } from './safety';
 
-const COMMAND_RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 20);
-const MODAL_RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 25);
+const COMMAND_RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 30);
+const MODAL_RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 30);
 
 /** Mentions the app writes itself: the asker, the channel, the admins it names, its own dates. */
 const APP_MENTIONS: Allowed = [`<@${USERS.admin}>`, `<#${CHANNEL}>`, APP_DATE];
