@@ -10,8 +10,12 @@ import fc from 'fast-check';
 import * as actions from '../../src/actions';
 import type { Services } from '../../src/services';
 import { FUZZ_SEED } from './hostile';
-import { MODALS, blockIds, fuzzedSubmission } from './modals';
-import { unsafeFieldErrors } from './safety';
+import { readStartForm as readRecordForm } from '../../src/actions/record-start';
+import { readStorageForm } from '../../src/actions/record-storage';
+import { EMPTY_START_FORM, recordStartModal } from '../../src/views/archive-modal';
+import { storageModal } from '../../src/views/storage';
+import { MODALS, type Values, blockIds, fuzzedSubmission } from './modals';
+import { unsafeFieldErrors, unsafeModal } from './safety';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const hasProject = (name: string) => name === 'prod';
@@ -57,5 +61,37 @@ describe.each(MODALS.map((m) => [m.callbackId, m] as const))('%s submission pars
       const outcome = modal.parse({ blocks: view.blocks, private_metadata: metadata, state: { values: {} } }, hasProject);
       expect(outcome.kind).not.toBe('accepted');
     }
+  });
+});
+
+describe('forms drawn again from a submission (redraws, refusals shown in the form)', () => {
+  const redraws = [
+    {
+      name: 'record start',
+      view: recordStartModal(EMPTY_START_FORM, { c: 'C0OPS' }),
+      redraw: (values: Values) => recordStartModal(readRecordForm(values as never), { c: 'C0OPS' }, 'The video service refused: session not found.'),
+    },
+    {
+      name: 'upload target',
+      view: storageModal({ type: 's3', fallback: 'none' }, { p: 'prod', c: 'C0OPS' }),
+      redraw: (values: Values) => storageModal(readStorageForm(values as never), { p: 'prod', c: 'C0OPS' }, 'The bucket refused the keys. Type the keys again to retry.'),
+    },
+  ];
+
+  it.each(redraws.map((r) => [r.name, r] as const))('%s: always a modal Slack accepts, without a ping or link', (_name, { view, redraw }) => {
+    fc.assert(
+      fc.property(fuzzedSubmission(view, 'session-1'), (submitted) => {
+        expect(unsafeModal(redraw(submitted.state.values), ['<#C0OPS>'])).toEqual([]);
+      }),
+      { seed: FUZZ_SEED, numRuns: RUNS },
+    );
+  });
+
+  it('leaves out a picked session whose option Slack would refuse (a 438-character value), found end to end', () => {
+    const long = { text: { type: 'plain_text' as const, text: 'x'.repeat(200) }, value: `p=prod&s=${'y'.repeat(429)}` };
+    const modal = recordStartModal({ ...EMPTY_START_FORM, session: long }, {}, 'refused');
+    expect(unsafeModal(modal)).toEqual([]);
+    const fine = recordStartModal({ ...EMPTY_START_FORM, session: { text: { type: 'plain_text', text: 'standup' }, value: 'p=prod&s=1' } }, {});
+    expect(JSON.stringify(fine)).toContain('"initial_option":{"text":{"type":"plain_text","text":"standup","emoji":true},"value":"p=prod&s=1"}');
   });
 });

@@ -108,7 +108,7 @@ export { encodeDialMetadata };
 interface InputBlock {
   type: string;
   block_id?: string;
-  element?: { type: string; action_id?: string; options?: { value: string; text: unknown }[]; initial_value?: string };
+  element?: { type: string; action_id?: string; options?: { value: string; text: unknown }[]; initial_value?: string; max_length?: number };
 }
 
 const hostile = (): fc.Arbitrary<string> => hostileText().map((h) => h.text);
@@ -123,7 +123,10 @@ function elementValue(element: NonNullable<InputBlock['element']>, sessionId: st
     case 'number_input':
     case 'url_text_input':
     case 'email_text_input':
-      return fc.oneof(hostile(), fc.constant(null), fc.constant(element.initial_value ?? '')).map((value) => ({ type: element.type, value }));
+      // Slack enforces an input's max_length before a submission reaches the app.
+      return fc
+        .oneof(hostile(), fc.constant(null), fc.constant(element.initial_value ?? ''))
+        .map((value) => ({ type: element.type, value: value !== null && element.max_length ? value.slice(0, element.max_length) : value }));
     case 'static_select':
     case 'radio_buttons':
       return fc.oneof(anOption, anOption, forgedOption, fc.constant(null)).map((selected) => ({ type: element.type, selected_option: selected ?? null }));
