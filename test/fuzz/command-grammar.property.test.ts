@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { COMMANDS, beforeAck } from '../../src/commands';
 import type { SlashCommand } from '../../src/commands/command';
 import { ROLES } from '../../src/rbac/roles';
-import { FUZZ_SEED, SLACK_SYNTAX, grammarWords, hostileText } from './hostile';
+import { FUZZ_SEED, SLACK_SYNTAX, grammarWords, hostileText, mutatedExample } from './hostile';
 import { activeSequences, unsafeMessage } from './safety';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -34,7 +34,7 @@ function problemsWith(command: SlashCommand, text: string): string[] {
 describe.each(COMMANDS.map((c) => [c.command, c] as const))('%s grammar under fuzzing', (_name, command) => {
   it('never throws, always answers or prepares a run, never pings or forges a link', () => {
     fc.assert(
-      fc.property(hostileText(wordsOf(command)), ({ text }) => {
+      fc.property(fc.oneof(hostileText(wordsOf(command)), mutatedExample(command)), ({ text }) => {
         expect(problemsWith(command, text)).toEqual([]);
       }),
       { seed: FUZZ_SEED, numRuns: RUNS },

@@ -13,7 +13,7 @@ import type { SlashCommand } from '../../src/commands/command';
 import { CHANNEL, USERS, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import type { RecordedCall, RecordedResponse } from '../harness/fake-slack';
-import { FUZZ_SEED, grammarWords, hostileText } from './hostile';
+import { FUZZ_SEED, grammarWords, hostileText, mutatedExample } from './hostile';
 import { MODALS, blockIds, fuzzedSubmission } from './modals';
 import { APP_DATE, type Allowed, unsafeFieldErrors, unsafeMessage, unsafeModal } from './safety';
 
@@ -84,7 +84,7 @@ describe('end-to-end fuzzing', () => {
   describe.each(COMMANDS.map((c) => [c.command, c] as const))('%s with hostile text', (_name, command) => {
     it('acks with 200 and answers with safe, valid Block Kit', async () => {
       await fc.assert(
-        fc.asyncProperty(hostileText(wordsOf(command)), async ({ text }) => {
+        fc.asyncProperty(fc.oneof(hostileText(wordsOf(command)), mutatedExample(command)), async ({ text }) => {
           const since = t.slack.mark();
           const res = await t.slash(command.command, text, { user: USERS.admin });
           expect(res.status).toBe(200);

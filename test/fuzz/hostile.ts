@@ -102,3 +102,24 @@ export function hostileText(extraWords?: fc.Arbitrary<string>): fc.Arbitrary<Hos
     )
     .map((text) => new Hostile(text));
 }
+
+/**
+ * A correct command line of the command (one of its grammar's examples) with one word replaced
+ * by hostile text, quoted or not: it gets past the grammar more often, into the handlers that
+ * echo names, aliases and data back.
+ */
+export function mutatedExample(command: { subcommands: readonly { name?: string; args: { examples: readonly string[] } }[] }): fc.Arbitrary<Hostile> {
+  const lines = command.subcommands.flatMap((s) => s.args.examples.map((e) => [s.name ?? '', e].filter((p) => p.length > 0).join(' ')));
+  const usable = lines.length > 0 ? lines : [''];
+  const bad = fc.oneof(fragment(), fc.array(fragment(), { minLength: 1, maxLength: 4 }).map((f) => f.join(' ')));
+  return fc
+    .tuple(fc.constantFrom(...usable), fc.nat(), bad, fc.boolean())
+    .map(([line, at, text, quote]) => {
+      const words = line.split(' ');
+      const index = at % (words.length + 1);
+      const replacement = quote ? `"${text.replace(/"/g, '')}"` : text;
+      if (index === words.length) words.push(replacement);
+      else words[index] = replacement;
+      return new Hostile(words.join(' '));
+    });
+}

@@ -3,6 +3,8 @@ import { COMMANDS, beforeAck } from '../../src/commands';
 import { tokenize } from '../../src/commands/grammar';
 import { muteCommand } from '../../src/commands/mute';
 import { classListProblem } from '../../src/views/streams';
+import { USERS, startTestApp, type TestApp } from '../harness/app';
+import { renderedText } from '../harness/text';
 import { unsafeMessage } from './safety';
 
 describe('bugs found by fuzzing', () => {
@@ -43,5 +45,25 @@ describe('bugs found by fuzzing', () => {
       expect(problem).not.toMatch(/[<>\u0000]|&lt;/);
     }
     expect(classListProblem(['bad.class'])).toBe('“bad.class” is not a class name: use letters, digits, “-” and “_”.');
+  });
+});
+
+describe('bugs found by end-to-end fuzzing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    const seeded = t.seedSession({ streams: 1 });
+    const since = t.slack.mark();
+    await t.slash('/video', `alias standup ${seeded.sessionId}`);
+    await t.waitForSlackCall('chat.postMessage', undefined, { since });
+  });
+  afterAll(() => t.close());
+
+  it('/video watch with kinds that are a mention does not ping the channel back', async () => {
+    // Slack sends what the user typed with <, > and & encoded; the grammar decodes them.
+    const res = await t.slash('/video', 'watch standup "&lt;!channel&gt;"');
+    const answer = await res.waitForResponse();
+    expect(unsafeMessage(answer.body, [`<@${USERS.moderator}>`])).toEqual([]);
+    expect(renderedText(answer.body)).toContain('“<!channel>” is not a list of archives, broadcasts, renders');
   });
 });
