@@ -37,8 +37,8 @@ export function activeSequences(text: string, allowed: Allowed = []): string[] {
   return [...text.matchAll(CONTROL_SEQUENCE)].map((m) => m[0]).filter((seq) => !isAllowed(seq));
 }
 
-/** The dates the app itself formats (`<!date^…^{date_short_pretty} {time}|… UTC>`). */
-export const APP_DATE = /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|[\d-]+ [\d:]+ UTC>$/;
+/** The dates the app itself formats (`<!date^…^{date_short_pretty} {time}|2026-11-02 21:00 UTC>`); a date pings nobody. */
+export const APP_DATE = /^<!date\^\d+\^[{}a-z_ ]+\|[\d-]+ [\d:]+ UTC>$/;
 
 /** Problems with a message the app sends: Block Kit limits, then pings and forged links. */
 export function unsafeMessage(message: unknown, allowed: Allowed = []): string[] {
