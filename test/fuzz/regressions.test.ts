@@ -66,4 +66,12 @@ describe('bugs found by end-to-end fuzzing', () => {
     expect(unsafeMessage(answer.body, [`<@${USERS.moderator}>`])).toEqual([]);
     expect(renderedText(answer.body)).toContain('“<!channel>” is not a list of archives, broadcasts, renders');
   });
+
+  it('/video watch of a session typed as a mention keeps the card’s fallback text from pinging', async () => {
+    const since = t.slack.mark();
+    await t.slash('/video', 'watch x--&lt;#C123|general&gt;&lt;!subteam^S0123|@oncall&gt;');
+    const card = await t.waitForSlackCall('chat.postMessage', undefined, { since });
+    expect(unsafeMessage(card.body, [`<@${USERS.moderator}>`])).toEqual([]);
+    expect(String(card.body.text)).toContain('session x--&lt;#C123|general&gt;&lt;!subteam^S0123|@oncall&gt;');
+  });
 });

@@ -38,7 +38,7 @@ export function activeSequences(text: string, allowed: Allowed = []): string[] {
 }
 
 /** The dates the app itself formats (`<!date^…^{date_short_pretty} {time}|2026-11-02 21:00 UTC>`); a date pings nobody. */
-export const APP_DATE = /^<!date\^\d+\^[{}a-z_ ]+\|[\d-]+ [\d:]+ UTC>$/;
+export const APP_DATE = /^<!date\^\d+\^[{}a-z_ ]+\|[0-9T:Z -]+(?: UTC)?>$/;
 
 /** Problems with a message the app sends: Block Kit limits, then pings and forged links. */
 export function unsafeMessage(message: unknown, allowed: Allowed = []): string[] {
