@@ -24,6 +24,20 @@ type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & { client: App['cli
 const STALE = 'This button’s card is from an older version of vidops; hang up with `/kick <connection-id>` instead.';
 const TITLE = 'Phone call';
 
+type ViewState = ViewSubmitAction['view']['state']['values'];
+
+export type DialCredentials = { ok: true; username: string; password: string } | { ok: false; errors: Record<string, string> };
+
+/** The digest credentials typed into the form, or the fields left empty (never quoting what was typed). */
+export function readDialCredentials(values: ViewState): DialCredentials {
+  const username = values[BLOCK.sipAuthUsername]?.[ACTION.sipAuthUsername]?.value?.trim() ?? '';
+  const password = values[BLOCK.sipAuthPassword]?.[ACTION.sipAuthPassword]?.value ?? '';
+  const errors: Record<string, string> = {};
+  if (username.length === 0) errors[BLOCK.sipAuthUsername] = 'Enter the username the SIP endpoint expects.';
+  if (password.length === 0) errors[BLOCK.sipAuthPassword] = 'Enter the password of that user.';
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, username, password };
+}
+
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.sipHangUp, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
@@ -55,15 +69,12 @@ export function register(app: App, services: Services): void {
       await ack({ response_action: 'update', view: infoModal(TITLE, ':warning: This form is from an older version of vidops; run `/dial … --auth` again.') });
       return;
     }
-    const username = view.state.values[BLOCK.sipAuthUsername]?.[ACTION.sipAuthUsername]?.value?.trim() ?? '';
-    const password = view.state.values[BLOCK.sipAuthPassword]?.[ACTION.sipAuthPassword]?.value ?? '';
-    const errors: Record<string, string> = {};
-    if (username.length === 0) errors[BLOCK.sipAuthUsername] = 'Enter the username the SIP endpoint expects.';
-    if (password.length === 0) errors[BLOCK.sipAuthPassword] = 'Enter the password of that user.';
-    if (Object.keys(errors).length > 0) {
-      await ack({ response_action: 'errors', errors });
+    const credentials = readDialCredentials(view.state.values);
+    if (!credentials.ok) {
+      await ack({ response_action: 'errors', errors: credentials.errors });
       return;
     }
+    const { username, password } = credentials;
     await ack({ response_action: 'update', view: infoModal(TITLE, `:hourglass_flowing_sand: Dialing ${code(metadata.u)}…`) });
     const ix = fromViewAction(services, client, body, CALLBACK.sipAuthModal, metadata.c);
     const show = showInModal(ix, view.id, TITLE);

@@ -22,6 +22,21 @@ type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & { client: App['cli
 
 const TITLE = 'Mute everyone';
 
+type ViewState = ViewSubmitAction['view']['state']['values'];
+
+export type MuteEveryoneForm =
+  | { ok: true; session: { projectName: string; sessionId: string }; channelId?: string }
+  | { ok: false; errors: Record<string, string> };
+
+/** The session picked (of a configured project) and the channel to tell, or the field in error. */
+export function readMuteEveryoneForm(values: ViewState, hasProject: (name: string) => boolean): MuteEveryoneForm {
+  const picked = values[BLOCK.sessionPicker]?.[ACTION.sessionPicker]?.selected_option?.value;
+  const session = picked ? decodeSessionOption(picked) : undefined;
+  if (!session || !hasProject(session.projectName)) return { ok: false, errors: { [BLOCK.sessionPicker]: 'Pick a session from the list.' } };
+  const channelId = values[BLOCK.noticeChannel]?.[ACTION.noticeChannel]?.selected_conversation ?? undefined;
+  return { ok: true, session, ...(channelId ? { channelId } : {}) };
+}
+
 export function register(app: App, services: Services): void {
   app.shortcut<GlobalShortcut>(CALLBACK.muteEveryoneShortcut, async ({ ack, body, client }: ShortcutArgs) => {
     await ack();
@@ -38,13 +53,12 @@ export function register(app: App, services: Services): void {
   });
 
   app.view<ViewSubmitAction>(CALLBACK.muteEveryoneModal, async ({ ack, body, view, client }: SubmitArgs) => {
-    const picked = view.state.values[BLOCK.sessionPicker]?.[ACTION.sessionPicker]?.selected_option?.value;
-    const session = picked ? decodeSessionOption(picked) : undefined;
-    if (!session || !services.projects.has(session.projectName)) {
-      await ack({ response_action: 'errors', errors: { [BLOCK.sessionPicker]: 'Pick a session from the list.' } });
+    const form = readMuteEveryoneForm(view.state.values, (name) => services.projects.has(name));
+    if (!form.ok) {
+      await ack({ response_action: 'errors', errors: form.errors });
       return;
     }
-    const channelId = view.state.values[BLOCK.noticeChannel]?.[ACTION.noticeChannel]?.selected_conversation ?? undefined;
+    const { session, channelId } = form;
     await ack({ response_action: 'update', view: infoModal(TITLE, ':hourglass_flowing_sand: Muting everyone…') });
     const ix = fromViewAction(services, client, body, CALLBACK.muteEveryoneModal, channelId);
     const show = showInModal(ix, view.id, TITLE);

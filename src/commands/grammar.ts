@@ -107,10 +107,13 @@ export function tokenize(rawText: string): TokenizeResult {
     let value = '';
     let quoted = false;
     let started = false;
+    let endsWithEquals = false;
     while (i < text.length && !/\s/.test(text[i]!)) {
       const ch = text[i]!;
       const closers = QUOTES[ch];
-      const mayOpen = !started || value.endsWith('=');
+      // Not value.endsWith('='): that flattens the growing string on every character, which made
+      // a 100,000-character word take seconds.
+      const mayOpen = !started || endsWithEquals;
       if (closers && mayOpen) {
         if (!started) quoted = true;
         started = true;
@@ -120,6 +123,7 @@ export function tokenize(rawText: string): TokenizeResult {
           const c = text[i]!;
           if (c === '\\' && ch === '"' && (text[i + 1] === '"' || text[i + 1] === '\\')) {
             value += text[i + 1];
+            endsWithEquals = false;
             i += 2;
             continue;
           }
@@ -129,6 +133,7 @@ export function tokenize(rawText: string): TokenizeResult {
             break;
           }
           value += c;
+          endsWithEquals = c === '=';
           i++;
         }
         if (!closed) return { ok: false, problem: `a quote (${ch}) is not closed; end the quoted text with ${closers[0]}` };
@@ -136,6 +141,7 @@ export function tokenize(rawText: string): TokenizeResult {
       }
       started = true;
       value += ch;
+      endsWithEquals = ch === '=';
       i++;
     }
     tokens.push({ value, quoted });
@@ -230,13 +236,13 @@ export function parseArgs<S extends z.ZodType>(args: ArgsGrammar<S>, tokens: rea
       const guess = closest(name, known);
       const problem =
         known.length === 0
-          ? `this command takes no options, but --${name} was given`
-          : `there is no option --${name}` + (guess ? `; did you mean --${guess}?` : `; options are ${known.map((k) => `--${k}`).join(', ')}`);
+          ? `this command takes no options, but --${echo(name)} was given`
+          : `there is no option --${echo(name)}` + (guess ? `; did you mean --${guess}?` : `; options are ${known.map((k) => `--${k}`).join(', ')}`);
       return { ok: false, problem };
     }
     const key = flagKey(flag.name);
     if (flag.kind === 'boolean') {
-      if (inline !== undefined) return { ok: false, problem: `--${flag.name} is a switch and takes no value (remove “=${inline}”)` };
+      if (inline !== undefined) return { ok: false, problem: `--${flag.name} is a switch and takes no value (remove “=${echo(inline)}”)` };
       raw[key] = true;
       continue;
     }
@@ -276,7 +282,7 @@ export function parseArgs<S extends z.ZodType>(args: ArgsGrammar<S>, tokens: rea
   if (words.length > args.positionals.length) {
     const extra = words[args.positionals.length]!;
     const hint = args.positionals.length === 0 ? 'this command takes no words' : 'put text with spaces in quotes';
-    return { ok: false, problem: `too many words: “${extra}” is not expected (${hint})` };
+    return { ok: false, problem: `too many words: “${echo(extra)}” is not expected (${hint})` };
   }
   let optionalLeft = words.length - required.length;
   let w = 0;
@@ -330,7 +336,7 @@ export function selectSubcommand<Sub extends SubcommandGrammar>(
     problem = `say what to do: ${names.join(', ')}`;
   } else {
     const guess = closest(first.value.toLowerCase(), names);
-    problem = `“${first.value}” is not a subcommand of ${grammar.command}` + (guess ? `; did you mean ${guess}?` : `; try ${names.join(', ')}`);
+    problem = `“${echo(first.value)}” is not a subcommand of ${grammar.command}` + (guess ? `; did you mean ${guess}?` : `; try ${names.join(', ')}`);
   }
   return { kind: 'usage', problem: usageProblem(grammar, undefined, problem) };
 }
@@ -359,12 +365,25 @@ export function parseCommand(grammar: CommandGrammar, text: string): CommandPars
   return { kind: 'usage', subcommand: selected.subcommand, problem: usageProblem(grammar, selected.subcommand, result.problem) };
 }
 
+/** Longest piece of a word a usage problem quotes back. */
+const ECHO_MAX = 60;
+
+/** A word as a usage problem quotes it: a pasted wall of text is shortened, not repeated whole. */
+export function echo(word: string): string {
+  if (word.length <= ECHO_MAX) return word;
+  const cut = word.slice(0, ECHO_MAX - 1);
+  const last = cut.charCodeAt(cut.length - 1);
+  return (last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut) + '…';
+}
+
 /** The candidate within edit distance 2 (or a prefix match), if any. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     if (word.length >= 2 && candidate.startsWith(word)) return candidate;
+    // The distance is at least the difference in length: no need to compare a pasted paragraph.
+    if (Math.abs(word.length - candidate.length) > 2) continue;
     const d = editDistance(word, candidate);
     if (d < bestDistance) {
       bestDistance = d;

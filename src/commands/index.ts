@@ -8,14 +8,14 @@ import { noteOutcome } from '../request-context';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { slackFailureSentence } from '../slack/slack-failure';
-import { warning } from '../views/blocks';
+import { type SlackMessage, warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { audioConnectCommand } from './audio-connect';
 import { authorize } from './authorize';
 import { broadcastCommand } from './broadcast';
 import { captionsCommand } from './captions';
-import type { CommandInvocation, SlashCommand } from './command';
+import type { CommandInvocation, Prepared, SlashCommand } from './command';
 import { dialCommand } from './dial';
 import { dtmfCommand } from './dtmf';
 import { selectSubcommand, usageProblem } from './grammar';
@@ -57,7 +57,7 @@ export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.command);
 
 type Ack = SlackCommandMiddlewareArgs['ack'];
 
-function ephemeralAck(ack: Ack, message: { text: string; blocks: unknown[] }): Promise<void> {
+function ephemeralAck(ack: Ack, message: SlackMessage): Promise<void> {
   return ack({ response_type: 'ephemeral', text: message.text, blocks: message.blocks as never });
 }
 
@@ -69,26 +69,34 @@ function helpTopic(text: string): SlashCommand | undefined {
   return COMMANDS.find((c) => c.command === name.toLowerCase());
 }
 
+/** What a command's text leads to before the ack: help or a usage error (`invalid`) is the ack itself; otherwise the prepared run. */
+export type BeforeAck = { kind: 'answer'; message: SlackMessage; invalid: boolean } | { kind: 'run'; prepared: Prepared; label: string };
+
+/** Parses a command's text (pure): the answer to ack with, or what to authorize and run. */
+export function beforeAck(command: SlashCommand, text: string): BeforeAck {
+  const selected = selectSubcommand(command, text);
+  if (selected.kind === 'help') {
+    if (command === videoCommand && !selected.subcommand) {
+      const topic = helpTopic(text);
+      return { kind: 'answer', message: topic ? commandHelp(topic) : appHelp(COMMANDS), invalid: false };
+    }
+    return { kind: 'answer', message: commandHelp(command, selected.subcommand), invalid: false };
+  }
+  if (selected.kind === 'usage') return { kind: 'answer', message: usageMessage(command.command, selected.problem), invalid: true };
+  const sub = selected.subcommand;
+  const prepared = sub.prepare(selected.tokens);
+  if (!prepared.ok) return { kind: 'answer', message: usageMessage(command.command, usageProblem(command, sub, prepared.problem)), invalid: true };
+  return { kind: 'run', prepared: prepared.prepared, label: sub.name ? `${command.command} ${sub.name}` : command.command };
+}
+
 export function commandListener(command: SlashCommand, services: Services) {
   return async ({ command: payload, ack, respond, client }: SlackCommandMiddlewareArgs & { client: App['client'] }): Promise<void> => {
-    const selected = selectSubcommand(command, payload.text);
-    if (selected.kind === 'help') {
-      if (command === videoCommand && !selected.subcommand) {
-        const topic = helpTopic(payload.text);
-        return ephemeralAck(ack, topic ? commandHelp(topic) : appHelp(COMMANDS));
-      }
-      return ephemeralAck(ack, commandHelp(command, selected.subcommand));
+    const parsed = beforeAck(command, payload.text);
+    if (parsed.kind === 'answer') {
+      if (parsed.invalid) noteOutcome('invalid');
+      return ephemeralAck(ack, parsed.message);
     }
-    if (selected.kind === 'usage') {
-      noteOutcome('invalid');
-      return ephemeralAck(ack, usageMessage(command.command, selected.problem));
-    }
-    const sub = selected.subcommand;
-    const prepared = sub.prepare(selected.tokens);
-    if (!prepared.ok) {
-      noteOutcome('invalid');
-      return ephemeralAck(ack, usageMessage(command.command, usageProblem(command, sub, prepared.problem)));
-    }
+    const { prepared, label } = parsed;
     await ack();
     await services.ackGate.idle();
 
@@ -105,11 +113,10 @@ export function commandListener(command: SlashCommand, services: Services) {
       command: command.command,
       text: payload.text,
     };
-    const label = sub.name ? `${command.command} ${sub.name}` : command.command;
     try {
-      const allowed = await authorize(ix, prepared.prepared.role, { what: label, command: label, target: prepared.prepared.target });
+      const allowed = await authorize(ix, prepared.role, { what: label, command: label, target: prepared.target });
       if (!allowed) return;
-      await prepared.prepared.run(ix);
+      await prepared.run(ix);
     } catch (error) {
       noteOutcome('error');
       const slackSaid = slackFailureSentence(error, `\`${label}\``);

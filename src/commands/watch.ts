@@ -7,12 +7,13 @@
 import { z } from 'zod';
 import { ALL_SESSIONS, type DiscoverableKind, discoverySnapshot } from '../poller/snapshot';
 import { type Watch, createWatch, watchIdFor } from '../poller/watch';
+import { escapeMrkdwn } from '../slack/mrkdwn';
 import { announce, replyEphemeral, slackErrorCode } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { type WatchScope, alreadyWatchingMessage, notWatchingMessage, unwatchNotice, watchCard, watchesMessage } from '../views/dashboard-watch';
 import { recordAudit } from './audit';
 import { type CommandInvocation, defineSubcommand } from './command';
-import { projectFlag, projectName } from './grammar';
+import { echo, projectFlag, projectName } from './grammar';
 import { resolveProject, resolveSession } from './session-ref';
 
 const KIND_WORDS: Record<string, DiscoverableKind> = {
@@ -46,7 +47,7 @@ function readArgs(args: { scope?: string; kinds?: string }): { scope?: string; k
   if (kindsText === undefined && scope !== undefined && parseKinds(scope)) [scope, kindsText] = [undefined, scope];
   if (kindsText === undefined) return { ...(scope !== undefined && { scope }), kinds: [...DEFAULT_WATCH_KINDS] };
   const kinds = parseKinds(kindsText);
-  if (!kinds) return { problem: `“${kindsText}” is not a list of archives, broadcasts, renders (comma-separated)` };
+  if (!kinds) return { problem: `“${echo(kindsText)}” is not a list of archives, broadcasts, renders (comma-separated)` };
   return { ...(scope !== undefined && { scope }), kinds };
 }
 
@@ -85,7 +86,7 @@ export const watchSub = defineSubcommand({
   async run(ix, rawArgs) {
     if (!ix.channelId) return replyEphemeral(ix, warning('Run this in the channel that should get the news.'));
     const args = readArgs(rawArgs);
-    if ('problem' in args) return replyEphemeral(ix, warning(`${args.problem}.`));
+    if ('problem' in args) return replyEphemeral(ix, warning(`${escapeMrkdwn(args.problem)}.`));
     const resolved = await resolveScope(ix, args.scope, rawArgs.project);
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
     const scope: WatchScope = { projectName: resolved.projectName, sessionId: resolved.sessionId, kinds: args.kinds };

@@ -103,6 +103,16 @@ function textInput(blockId: string, label: string, opts: { initial?: string; opt
   };
 }
 
+/**
+ * The picked session shown again after a redraw or a refusal. Slack refuses a whole view whose
+ * option value is over 150 characters, so such a value (never one the picker offered) is left
+ * out rather than sent back, and the text is cut to an option's 75.
+ */
+function shownSession(session: PlainTextOption | undefined): PlainTextOption | undefined {
+  if (!session?.value || session.value.length > LIMITS.optionValue) return undefined;
+  return option(session.text.text, session.value);
+}
+
 export function recordStartModal(form: StartForm, metadata: StartModalMetadata, problem?: string): ModalView {
   const blocks: KnownBlock[] = [];
   if (problem) blocks.push(section(problem, undefined, RECORD_BLOCK.problem));
@@ -116,7 +126,7 @@ export function recordStartModal(form: StartForm, metadata: StartModalMetadata, 
       action_id: ACTION.sessionPicker,
       min_query_length: 0,
       placeholder: plain('Pick a session', LIMITS.placeholder),
-      ...(form.session ? { initial_option: form.session } : {}),
+      ...(shownSession(form.session) ? { initial_option: shownSession(form.session) } : {}),
     },
   });
   blocks.push(textInput(RECORD_BLOCK.name, 'Name', { initial: form.name, maxLength: 255, placeholder: 'e.g. Weekly review', hint: 'Up to 255 characters; shown on the card and in lists.' }));

@@ -18,9 +18,12 @@ export interface WatchScope {
 
 const nounsOf = (kinds: readonly DiscoverableKind[]): string => discoveryNouns(discoverySnapshot(undefined, { kinds }) as DiscoverySnapshot);
 
-/** The scope in plain words for fallback texts (stripping mrkdwn would eat the underscores of session IDs). */
+/**
+ * The scope in plain words for fallback texts (stripping mrkdwn would eat the underscores of
+ * session IDs). Slack parses a message's fallback text as mrkdwn too, so what was typed is escaped.
+ */
 const plainScope = (scope: Pick<WatchScope, 'projectName' | 'sessionId'>): string =>
-  scope.sessionId === ALL_SESSIONS ? `every session of ${scope.projectName}` : `session ${scope.sessionId}`;
+  scope.sessionId === ALL_SESSIONS ? `every session of ${escapeAndTruncate(scope.projectName, 100)}` : `session ${escapeAndTruncate(scope.sessionId, 300)}`;
 
 /** The card posted in the channel; what is discovered is reported in its thread. */
 export function watchCard(actor: string, scope: WatchScope): SlackMessage {

@@ -1,6 +1,7 @@
 /** The `/streams` card and the modal that edits the layout classes of several streams at once. */
 import { code, escapeAndTruncate, escapeMrkdwn } from '../slack/mrkdwn';
 import { type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, header, plain, section } from './blocks';
+import { echo } from '../commands/grammar';
 import { ACTION, BLOCK, CALLBACK } from './ids';
 import type { SessionRef } from './notices';
 import { encodeValue, sessionTarget } from './values';
@@ -149,7 +150,12 @@ export function parseClassList(text: string | null | undefined): string[] {
 /** A class name problem, or undefined when every class is acceptable. */
 export function classListProblem(classes: readonly string[]): string | undefined {
   const bad = classes.find((c) => !/^[A-Za-z0-9_-]{1,100}$/.test(c));
-  if (bad !== undefined) return `“${bad.slice(0, 40)}” is not a class name: use letters, digits, “-” and “_”.`;
+  if (bad !== undefined) {
+    // Quoting `<!channel>` or a control character back, even in a field error, is asking for trouble.
+    const quotable = /^[\p{L}\p{N}\p{P}\p{S}]+$/u.test(bad) && !/[<>&]/.test(bad);
+    const which = quotable ? `“${echo(bad)}” is not a class name` : 'One of the classes is not a class name';
+    return `${which}: use letters, digits, “-” and “_”.`;
+  }
   if (new Set(classes).size !== classes.length) return 'A class is listed twice.';
   return undefined;
 }
