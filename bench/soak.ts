@@ -11,7 +11,9 @@
  *
  * Settings (environment): SOAK_MINUTES (10), SOAK_RATE commands/s (20), SOAK_WATCHES (10000),
  * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30),
- * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_POLL_SLOW_SECONDS (15), SOAK_HEAP_MB (192).
+ * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (192), SOAK_DATABASE_URL (a fresh SQLite
+ * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the VIDOPS_POLL_*
+ * variables of this environment, as a deployment sets them (unset: the product's defaults).
  *
  * Four processes: this one generates the load and measures; "environment" (bench/soak/
  * environment.ts, tsx) runs the emulator on the real clock and the fake Slack, changes resources
@@ -30,7 +32,7 @@ import { Peer } from './lib/peer';
 import { mulberry32 } from './lib/stats';
 import type { LedgerTotals, LedgerWindow } from './soak/ledger';
 import { type Command, clickRequest, nextCommand, slashRequest } from './soak/load';
-import type { SeedOptions, Seeded, WatchedResource } from './soak/protocol';
+import type { LoadReading, SeedOptions, Seeded, Started, WatchedResource } from './soak/protocol';
 import { AIMS, type RssSample, addCounts, counts, fixed, mb, missedAims, p, rssGrowth } from './soak/report';
 
 interface Options {
@@ -41,8 +43,8 @@ interface Options {
   faultsPerMinute: number;
   windowS: number;
   warmupS: number;
-  pollSlowS: number;
   heapMb: number;
+  databaseUrl: string | undefined;
 }
 
 function readOptions(env: NodeJS.ProcessEnv): Options {
@@ -60,8 +62,8 @@ function readOptions(env: NodeJS.ProcessEnv): Options {
     faultsPerMinute: num('SOAK_FAULTS_PER_MINUTE', 12),
     windowS: num('SOAK_WINDOW_SECONDS', 30),
     warmupS: num('SOAK_WARMUP_MINUTES', Math.min(2, minutes / 4)) * 60,
-    pollSlowS: num('SOAK_POLL_SLOW_SECONDS', 15),
     heapMb: num('SOAK_HEAP_MB', 192),
+    databaseUrl: env.SOAK_DATABASE_URL || undefined,
   };
 }
 
@@ -109,7 +111,6 @@ type Target = 'vidops' | 'floor';
 /** Ack samples of one window, by target. */
 class AckWindow {
   readonly latencies: Record<Target, number[]> = { vidops: [], floor: [] };
-  readonly byKind = new Map<string, number[]>();
   sent = 0;
   acked = 0;
   clicks = 0;
@@ -141,8 +142,9 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     const seed = seedOptions(o.watches);
     const seeded = await environment.call<Seeded>('seed', { options: seed });
-    const pollerEnv = { VIDOPS_POLL_RATE: '30', VIDOPS_POLL_BURST: '60', VIDOPS_POLL_SLOW_SECONDS: String(o.pollSlowS), VIDOPS_POLL_MAX_WATCHES: '5000' };
-    const [vidopsPort, floorPort] = await Promise.all([vidops.call<number>('start', { seeded, pollerEnv }), floor.call<number>('start', { seeded })]);
+    const pollerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('VIDOPS_POLL')));
+    const [started, floorStarted] = await Promise.all([vidops.call<Started>('start', { seeded, pollerEnv, databaseUrl: o.databaseUrl }), floor.call<Started>('start', { seeded })]);
+    const poller = started.poller!;
     const seededS = (performance.now() - seedStarted) / 1000;
     let tracked = 0;
     for (;;) {
@@ -156,11 +158,13 @@ async function main(): Promise<void> {
         `${o.changesPerSecond} resource changes/s, ${o.faultsPerMinute} injected faults/min; seeded in ${fixed(seededS)} s, watches added in ${fixed((performance.now() - seedStarted) / 1000 - seededS)} s`,
     );
     console.log(
-      `app: compiled JavaScript, --max-old-space-size=${o.heapMb}, SQLite file store, LOG_LEVEL=warn; ${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')}; ` +
+      `app: compiled JavaScript, --max-old-space-size=${o.heapMb}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
+        `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
+        `${Object.keys(pollerEnv).length > 0 ? ` (${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')})` : ' (defaults)'}; ` +
         `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     );
 
-    const url: Record<Target, string> = { vidops: `http://127.0.0.1:${vidopsPort}/slack/events`, floor: `http://127.0.0.1:${floorPort}/slack/events` };
+    const url: Record<Target, string> = { vidops: `http://127.0.0.1:${started.port}/slack/events`, floor: `http://127.0.0.1:${floorStarted.port}/slack/events` };
     // The fake Slack serves any id under /response/.
     const responseBase = `${seeded.slackApiUrl.replace(/\/api\/$/, '')}/response/`;
     let responses = 0;
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
     const logs = new LogTally(logPath);
     const rss: RssSample[] = [];
     const allAcks: Record<Target, { at: number; ms: number }[]> = { vidops: [], floor: [] };
+    const vidopsByKind = new Map<string, { at: number; ms: number }[]>();
     const totals = { sent: 0, acked: 0, clicks: 0, errors: {} as Record<string, number>, injected: {} as Record<string, number>, appLog: {} as Record<string, number> };
     let window = new AckWindow();
     const inflight = new Set<Promise<void>>();
@@ -183,10 +188,10 @@ async function main(): Promise<void> {
         w.latencies[target].push(ms);
         allAcks[target].push({ at: elapsedS(), ms });
         if (target === 'vidops') {
-          const list = w.byKind.get(kind) ?? [];
-          list.push(ms);
-          w.byKind.set(kind, list);
-          if (res.statusCode === 200) w.acked += 1;
+          const list = vidopsByKind.get(kind) ?? [];
+          list.push({ at: elapsedS(), ms });
+          vidopsByKind.set(kind, list);
+          if (res.statusCode === 200 && !kind.endsWith('(click)')) w.acked += 1;
           if (ms > 3000) w.error('ack over 3 s');
         }
         if (res.statusCode !== 200) w.error(`${target} answered ${res.statusCode}`);
@@ -227,10 +232,16 @@ async function main(): Promise<void> {
     const report = async (): Promise<void> => {
       const w = window;
       window = new AckWindow();
-      const [memory, notes] = await Promise.all([
+      const [memory, notes, appLoad, envLoad] = await Promise.all([
         vidops.call<NodeJS.MemoryUsage>('memory'),
         environment.call<LedgerWindow & { injected: Record<string, number>; expectedTotal: number }>('window'),
+        vidops.call<LoadReading>('load'),
+        environment.call<LoadReading>('load'),
       ]);
+      const now = performance.now();
+      const cpuPct = (reading: LoadReading, before: LoadReading) => `${fixed(((reading.cpuMs - before.cpuMs) / (now - lastReport)) * 100, 0)} %`;
+      const cpuLine = `CPU vidops ${cpuPct(appLoad, lastAppLoad)} (event loop delay p99 ${fixed(appLoad.loopP99Ms ?? NaN, 0)} ms, max ${fixed(appLoad.loopMaxMs ?? NaN, 0)} ms), environment ${cpuPct(envLoad, lastEnvLoad)}`;
+      [lastAppLoad, lastEnvLoad, lastReport] = [appLoad, envLoad, now];
       const appLog = logs.take();
       totals.sent += w.sent;
       totals.acked += w.acked;
@@ -245,11 +256,14 @@ async function main(): Promise<void> {
           `ack p50/p99 vidops ${fixed(p(w.latencies.vidops, 50))}/${fixed(p(w.latencies.vidops, 99))} ms, floor ${fixed(p(w.latencies.floor, 50))}/${fixed(p(w.latencies.floor, 99))} ms  ` +
           `notifications ${notes.due} due ${notes.delivered} delivered ${notes.duplicates} dup, latency p50/p99 ${fixed(p(notes.latencies, 50) / 1000)}/${fixed(p(notes.latencies, 99) / 1000)} s`,
       );
-      console.log(`        errors: ${counts(w.errors)}; injected: ${counts(notes.injected)}; app log: ${counts(appLog)}`);
+      console.log(`        ${cpuLine}; errors: ${counts(w.errors)}; injected: ${counts(notes.injected)}; app log: ${counts(appLog)}`);
     };
 
+    let [lastAppLoad, lastEnvLoad, lastReport] = [await vidops.call<LoadReading>('load'), await environment.call<LoadReading>('load'), performance.now()];
     const sampler = setInterval(() => rss.push({ at: elapsedS(), bytes: rssOf(vidops.child.pid!) }), 1000);
-    await environment.call('startDriver', { changesPerSecond: o.changesPerSecond, faultsPerMinute: o.faultsPerMinute });
+    // A broadcast's output goes offline, then the broadcast stops once any poll must have seen that.
+    const settleMs = 2 * poller.slowMs + 5_000;
+    await environment.call('startDriver', { changesPerSecond: o.changesPerSecond, faultsPerMinute: o.faultsPerMinute, settleMs });
     const reporter = setInterval(() => void report().catch((error: unknown) => console.error('window report failed', error)), o.windowS * 1000);
     rss.push({ at: 0, bytes: rssOf(vidops.child.pid!) });
 
@@ -273,7 +287,7 @@ async function main(): Promise<void> {
     // Every change made so far must be posted; the poller may need up to a slow interval (and a
     // failure back-off) to see the last ones.
     const drainStarted = performance.now();
-    const ledger = await environment.call<LedgerTotals>('drain', { timeoutMs: (o.pollSlowS * 4 + 60) * 1000, settleMs: 5_000 });
+    const ledger = await environment.call<LedgerTotals>('drain', { timeoutMs: 4 * poller.slowMs + 60_000, settleMs: 5_000 });
     const drainS = (performance.now() - drainStarted) / 1000;
     const appLog = logs.take();
     addCounts(totals.appLog, appLog);
@@ -306,6 +320,10 @@ async function main(): Promise<void> {
       `Ack after the warm-up: vidops p50 ${fixed(p(measured('vidops'), 50))} ms p99 ${fixed(vidopsP99)} ms over ${measured('vidops').length}; ` +
         `bare Bolt p50 ${fixed(p(measured('floor'), 50))} ms p99 ${fixed(floorP99)} ms over ${measured('floor').length}; ratio ${fixed(vidopsP99 / floorP99, 2)}× (aim ≤ ${AIMS.ackRatio}×)`,
     );
+    const byKind = [...vidopsByKind]
+      .map(([kind, acks]) => [kind, acks.filter((a) => a.at >= o.warmupS).map((a) => a.ms)] as const)
+      .map(([kind, ms]) => `${kind} ${fixed(p(ms, 50))}/${fixed(p(ms, 99))} ms (${ms.length})`);
+    console.log(`  vidops p50/p99 by command: ${byKind.join(', ')}`);
     console.log(`Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.exitCode = missed.length === 0 ? 0 : 1;

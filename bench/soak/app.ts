@@ -9,6 +9,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { App, LogLevel } from '@slack/bolt';
 import type { Archive } from '../../src/api/archives';
 import type { Broadcast } from '../../src/api/broadcasts';
@@ -45,9 +46,10 @@ async function startFloor(seeded: Seeded): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-async function startApp(seeded: Seeded, pollerEnv: Record<string, string>): Promise<{ running: RunningVidops; settings: PollerSettings }> {
+/** `databaseUrl` undefined: a fresh SQLite file under /tmp. */
+async function startApp(seeded: Seeded, pollerEnv: Record<string, string>, databaseUrl: string | undefined): Promise<{ running: RunningVidops; settings: PollerSettings }> {
   const files = `/tmp/vidops-soak-${process.pid}`;
-  rmSync(`${files}.sqlite`, { force: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${files}.sqlite${suffix}`, { force: true });
   writeFileSync(`${files}-policy.json`, JSON.stringify(POLICY));
   const env = {
     SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -59,7 +61,7 @@ async function startApp(seeded: Seeded, pollerEnv: Record<string, string>): Prom
     VIDEO_API_KEY: seeded.apiKey,
     VIDEO_API_SECRET: seeded.apiSecret,
     VIDOPS_POLICY_FILE: `${files}-policy.json`,
-    DATABASE_URL: `sqlite:${files}.sqlite`,
+    DATABASE_URL: databaseUrl ?? `sqlite:${files}.sqlite`,
     LOG_LEVEL: 'warn',
     ...pollerEnv,
   };
@@ -76,6 +78,10 @@ async function startApp(seeded: Seeded, pollerEnv: Record<string, string>): Prom
   return { running, settings: settings.settings };
 }
 
+/** How late timers run in this process: what any request waits behind. Reset at each reading. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
 const roleIndex = process.argv.indexOf('--role');
 const role = process.argv[roleIndex + 1];
 let vidops: { running: RunningVidops; settings: PollerSettings } | undefined;
@@ -84,9 +90,10 @@ serve(
   {
     start: async (msg) => {
       const seeded = msg.seeded as Seeded;
-      if (role === 'floor') return startFloor(seeded);
-      vidops = await startApp(seeded, msg.pollerEnv as Record<string, string>);
-      return vidops.running.port;
+      if (role === 'floor') return { port: await startFloor(seeded) };
+      vidops = await startApp(seeded, msg.pollerEnv as Record<string, string>, msg.databaseUrl as string | undefined);
+      const { schedule, budget, tickMs } = vidops.settings;
+      return { port: vidops.running.port, poller: { slowMs: schedule.slowMs, fastMs: schedule.fastMs, tickMs, rate: budget.refillPerSecond, burst: budget.capacity } };
     },
     /** What a command would have done for each resource: the watch on its card. */
     track: async (msg) => {
@@ -106,9 +113,12 @@ serve(
       return (msg.items as unknown[]).length;
     },
     memory: () => process.memoryUsage(),
-    cpu: () => {
+    /** CPU time used so far (ms), and the event-loop delay p99 and max (ms) since the last reading. */
+    load: () => {
       const usage = process.cpuUsage();
-      return (usage.user + usage.system) / 1000;
+      const reading = { cpuMs: (usage.user + usage.system) / 1000, loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs: loopDelay.max / 1e6 };
+      loopDelay.reset();
+      return reading;
     },
   },
   () => vidops?.running.stop(),

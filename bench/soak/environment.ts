@@ -131,8 +131,12 @@ async function main(): Promise<void> {
    * then available once processed), 10 % broadcast outputs offline, 10 % composers stopped, 10 %
    * broadcasts stopped (only those whose output went offline at least 10 s before, as stopping
    * takes the outputs down with it). Faults: `faultsPerMinute`, a kind at random.
+   *
+   * A broadcast is stopped only `settleMs` after its output went offline, long enough for the
+   * poller to have seen the offline output (every watch is polled at least every slow
+   * interval): a state that came and went between two polls cannot be reported by any poller.
    */
-  function startDriver(perSecond: number, faultsPerMinute: number): Driver {
+  function startDriver(perSecond: number, faultsPerMinute: number, settleMs: number): Driver {
     const c = client!;
     const random = mulberry32(7);
     const ids = (kind: WatchedResource['kind']) => shuffled(watched.filter((w) => w.kind === kind).map((w) => w.resource.id), random);
@@ -161,7 +165,7 @@ async function main(): Promise<void> {
         await c.render.stop(id);
         ledger.expect(`${id}|render:stopped`, now());
       } else {
-        const ready = [...offlineAt].find(([, at]) => at <= now() - 10_000);
+        const ready = [...offlineAt].find(([, at]) => at <= now() - settleMs);
         if (!ready) return;
         offlineAt.delete(ready[0]);
         await c.broadcasts.stop(ready[0]);
@@ -242,7 +246,7 @@ async function main(): Promise<void> {
         return findButton(response.body.blocks, String(msg.actionId));
       },
       startDriver: (msg) => {
-        driver = startDriver(Number(msg.changesPerSecond), Number(msg.faultsPerMinute));
+        driver = startDriver(Number(msg.changesPerSecond), Number(msg.faultsPerMinute), Number(msg.settleMs));
         windowStart = Date.now();
       },
       stopDriver: () => driver?.stop(),
@@ -276,7 +280,11 @@ async function main(): Promise<void> {
         ledger.observe(posts());
         return ledger.totals(Number.POSITIVE_INFINITY);
       },
-      slackCalls: () => {
+      load: () => {
+      const usage = process.cpuUsage();
+      return { cpuMs: (usage.user + usage.system) / 1000 };
+    },
+    slackCalls: () => {
         const counts: Record<string, number> = {};
         for (const call of slack.calls) counts[call.method] = (counts[call.method] ?? 0) + 1;
         return counts;

@@ -49,3 +49,17 @@ export const FAULT_KINDS = [
   'api connection reset on a read',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** What the app process answers to `start`. */
+export interface Started {
+  port: number;
+  /** vidops only: the poller settings in force (from VIDOPS_POLL_* or the defaults). */
+  poller?: { slowMs: number; fastMs: number; tickMs: number; rate: number; burst: number };
+}
+
+/** What a process answers to `load`: CPU time so far; the app also its event-loop delay since the last reading. */
+export interface LoadReading {
+  cpuMs: number;
+  loopP99Ms?: number;
+  loopMaxMs?: number;
+}
