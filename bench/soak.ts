@@ -12,8 +12,9 @@
  * Settings (environment): SOAK_MINUTES (10), SOAK_RATE commands/s (20), SOAK_WATCHES (10000),
  * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30),
  * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (192), SOAK_DATABASE_URL (a fresh SQLite
- * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the VIDOPS_POLL_*
- * variables of this environment, as a deployment sets them (unset: the product's defaults).
+ * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the
+ * VIDOPS_POLL_* variables of this environment, as a deployment sets them; with none set, those the
+ * README ("Sizing") gives a project of 10,000 watches (LARGE_PROJECT_POLLING).
  *
  * Four processes: this one generates the load and measures; "environment" (bench/soak/
  * environment.ts, tsx) runs the emulator on the real clock and the fake Slack, changes resources
@@ -66,6 +67,9 @@ function readOptions(env: NodeJS.ProcessEnv): Options {
     databaseUrl: env.SOAK_DATABASE_URL || undefined,
   };
 }
+
+/** README, "Poller" → "Sizing": what a project with 10,000 watches is told to run. */
+const LARGE_PROJECT_POLLING = { VIDOPS_POLL_SLOW_SECONDS: '3', VIDOPS_POLL_RATE: '30', VIDOPS_POLL_BURST: '60', VIDOPS_POLL_MAX_WATCHES: '5000' };
 
 /** 300 broadcasts and composers, the rest recordings, spread over 100 sessions (channels). */
 function seedOptions(watches: number): SeedOptions {
@@ -142,7 +146,8 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     const seed = seedOptions(o.watches);
     const seeded = await environment.call<Seeded>('seed', { options: seed });
-    const pollerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('VIDOPS_POLL')));
+    const given = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('VIDOPS_POLL')));
+    const pollerEnv = Object.keys(given).length > 0 ? given : LARGE_PROJECT_POLLING;
     const [started, floorStarted] = await Promise.all([vidops.call<Started>('start', { seeded, pollerEnv, databaseUrl: o.databaseUrl }), floor.call<Started>('start', { seeded })]);
     const poller = started.poller!;
     const seededS = (performance.now() - seedStarted) / 1000;
@@ -160,7 +165,7 @@ async function main(): Promise<void> {
     console.log(
       `app: compiled JavaScript, --max-old-space-size=${o.heapMb}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
-        `${Object.keys(pollerEnv).length > 0 ? ` (${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')})` : ' (defaults)'}; ` +
+        ` (${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')})${pollerEnv === LARGE_PROJECT_POLLING ? ', the README\'s sizing for 10,000 watches' : ''}; ` +
         `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     );
 
