@@ -15,6 +15,7 @@
  * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the
  * VIDOPS_POLL_* variables of this environment, as a deployment sets them; with none set, those the
  * README ("Sizing") gives a project of 10,000 watches (LARGE_PROJECT_POLLING).
+ * SOAK_CPU_PROF=1 writes a V8 CPU profile of the vidops process to /tmp/vidops-bench-soak-<uid>/prof.
  *
  * Four processes: this one generates the load and measures; "environment" (bench/soak/
  * environment.ts, tsx) runs the emulator on the real clock and the fake Slack, changes resources
@@ -138,8 +139,9 @@ async function main(): Promise<void> {
     return new Peer(child);
   };
   const heapCap = [`--max-old-space-size=${o.heapMb}`];
+  const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
   const environment = start(join(__dirname, 'soak', 'environment.ts'), [], ['--import', 'tsx'], 'inherit');
-  const vidops = start(compiled, ['--role', 'vidops'], heapCap, logFd);
+  const vidops = start(compiled, ['--role', 'vidops'], [...heapCap, ...profile], logFd);
   const floor = start(compiled, ['--role', 'floor'], heapCap, 'inherit');
   const dispatcher = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
   try {
