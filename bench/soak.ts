@@ -23,7 +23,7 @@
  * JavaScript with a capped heap so its RSS is its own; "floor" runs a bare Bolt app from the same
  * compiled file. Every command goes to vidops and to the floor at the same moment.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -132,12 +132,8 @@ async function main(): Promise<void> {
   const compiled = compileForBench(join(__dirname, 'soak', 'app.ts'), join(scratch, 'build'));
   const logPath = join(scratch, 'app.log');
   const logFd = openSync(logPath, 'w');
-  const children: ChildProcess[] = [];
-  const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer => {
-    const child = fork(file, args, { execArgv, stdio: ['ignore', stdio, stdio, 'ipc'] });
-    children.push(child);
-    return new Peer(child);
-  };
+  const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer =>
+    new Peer(fork(file, args, { execArgv, stdio: ['ignore', stdio, stdio, 'ipc'] }));
   const heapCap = [`--max-old-space-size=${o.heapMb}`];
   const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
   const environment = start(join(__dirname, 'soak', 'environment.ts'), [], ['--import', 'tsx'], 'inherit');
@@ -236,12 +232,13 @@ async function main(): Promise<void> {
       ]);
     };
 
+    let [lastAppLoad, lastEnvLoad, lastReport]: [LoadReading, LoadReading, number] = [{ cpuMs: 0 }, { cpuMs: 0 }, 0];
     const report = async (): Promise<void> => {
       const w = window;
       window = new AckWindow();
       const [memory, notes, appLoad, envLoad] = await Promise.all([
         vidops.call<NodeJS.MemoryUsage>('memory'),
-        environment.call<LedgerWindow & { injected: Record<string, number>; expectedTotal: number }>('window'),
+        environment.call<LedgerWindow & { injected: Record<string, number> }>('window'),
         vidops.call<LoadReading>('load'),
         environment.call<LoadReading>('load'),
       ]);
@@ -266,7 +263,7 @@ async function main(): Promise<void> {
       console.log(`        ${cpuLine}; errors: ${counts(w.errors)}; injected: ${counts(notes.injected)}; app log: ${counts(appLog)}`);
     };
 
-    let [lastAppLoad, lastEnvLoad, lastReport] = [await vidops.call<LoadReading>('load'), await environment.call<LoadReading>('load'), performance.now()];
+    [lastAppLoad, lastEnvLoad, lastReport] = [await vidops.call<LoadReading>('load'), await environment.call<LoadReading>('load'), performance.now()];
     const sampler = setInterval(() => rss.push({ at: elapsedS(), bytes: rssOf(vidops.child.pid!) }), 1000);
     // A broadcast's output goes offline, then the broadcast stops once any poll must have seen that.
     const settleMs = 2 * poller.slowMs + 5_000;

@@ -55,10 +55,6 @@ export class NotificationLedger {
     this.#expected.set(id, dueAt);
   }
 
-  get expectedCount(): number {
-    return this.#expected.size;
-  }
-
   /** Replaces what was posted so far with a full reading of the fake Slack. */
   observe(posts: Iterable<Post>): void {
     const seen = new Map<string, { count: number; firstAt: number }>();
