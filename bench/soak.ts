@@ -182,12 +182,14 @@ async function main(): Promise<void> {
     const loadStart = performance.now();
     const elapsedS = () => (performance.now() - loadStart) / 1000;
 
-    const send = async (target: Target, body: { body: string; headers: Record<string, string> }, w: AckWindow, kind: string): Promise<{ status: number; text: string } | undefined> => {
+    /** Samples and errors go to the window in which the answer came, so slow answers are not lost between windows. */
+    const send = async (target: Target, body: { body: string; headers: Record<string, string> }, kind: string): Promise<{ status: number; text: string } | undefined> => {
       const t0 = performance.now();
       try {
         const res = await request(url[target], { method: 'POST', headers: body.headers, body: body.body, dispatcher, headersTimeout: 30_000, bodyTimeout: 30_000 });
         const text = await res.body.text();
         const ms = performance.now() - t0;
+        const w = window;
         w.latencies[target].push(ms);
         allAcks[target].push({ at: elapsedS(), ms });
         if (target === 'vidops') {
@@ -200,18 +202,17 @@ async function main(): Promise<void> {
         if (res.statusCode !== 200) w.error(`${target} answered ${res.statusCode}`);
         return { status: res.statusCode, text };
       } catch (error) {
-        w.error(`${target} request failed: ${(error as { code?: string }).code ?? String(error)}`);
+        window.error(`${target} request failed: ${(error as { code?: string }).code ?? String(error)}`);
         return undefined;
       }
     };
 
     const run = async (c: Command): Promise<void> => {
-      const w = window;
-      w.sent += 1;
+      window.sent += 1;
       const responseId = `S${++responses}`;
       const [acked] = await Promise.all([
-        send('vidops', slashRequest(c, `${responseBase}${responseId}`), w, c.kind),
-        send('floor', slashRequest(c, `${responseBase}F${responses}`), w, c.kind),
+        send('vidops', slashRequest(c, `${responseBase}${responseId}`), c.kind),
+        send('floor', slashRequest(c, `${responseBase}F${responses}`), c.kind),
       ]);
       if (!c.click || acked?.status !== 200) return;
       let value: string | undefined;
@@ -224,11 +225,10 @@ async function main(): Promise<void> {
         window.error(`no ${c.click} button within 15 s`);
         return;
       }
-      const cw = window;
-      cw.clicks += 1;
+      window.clicks += 1;
       await Promise.all([
-        send('vidops', clickRequest(c.click, value, `${responseBase}${responseId}c`), cw, `${c.kind} (click)`),
-        send('floor', clickRequest(c.click, value, `${responseBase}F${responses}c`), cw, `${c.kind} (click)`),
+        send('vidops', clickRequest(c.click, value, `${responseBase}${responseId}c`), `${c.kind} (click)`),
+        send('floor', clickRequest(c.click, value, `${responseBase}F${responses}c`), `${c.kind} (click)`),
       ]);
     };
 
