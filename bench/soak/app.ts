@@ -46,10 +46,16 @@ async function startFloor(seeded: Seeded): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+/** The SQLite file (when no database is given) and the policy file of this process; removed when it stops. */
+const FILES = `/tmp/vidops-soak-${process.pid}`;
+const removeFiles = () => {
+  for (const suffix of ['.sqlite', '.sqlite-wal', '.sqlite-shm', '-policy.json']) rmSync(`${FILES}${suffix}`, { force: true });
+};
+
 /** `databaseUrl` undefined: a fresh SQLite file under /tmp. */
 async function startApp(seeded: Seeded, pollerEnv: Record<string, string>, databaseUrl: string | undefined): Promise<{ running: RunningVidops; settings: PollerSettings }> {
-  const files = `/tmp/vidops-soak-${process.pid}`;
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${files}.sqlite${suffix}`, { force: true });
+  const files = FILES;
+  removeFiles();
   writeFileSync(`${files}-policy.json`, JSON.stringify(POLICY));
   const env = {
     SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -121,5 +127,8 @@ serve(
       return reading;
     },
   },
-  () => vidops?.running.stop(),
+  async () => {
+    await vidops?.running.stop();
+    removeFiles();
+  },
 );
