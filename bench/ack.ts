@@ -28,6 +28,7 @@ import { startFakeSlack } from '../test/harness/fake-slack';
 import { parsePolicy } from '../src/rbac/policy';
 import { signedSlashCommand } from '../test/harness/signing';
 import { Peer, serve } from './lib/peer';
+import { median } from './lib/stats';
 
 function spawn(role: string): Peer {
   const profile = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ackprof'] : [];
@@ -228,11 +229,6 @@ async function main(argv: string[]): Promise<void> {
   await dispatcher.close();
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 // ---------------------------------------------------------------------------------------------
 

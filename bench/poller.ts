@@ -36,6 +36,7 @@ import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
 import { ROOT, compileForBench } from './lib/compile';
 import { type Handlers, Peer, serve } from './lib/peer';
+import { mulberry32, percentile } from './lib/stats';
 
 const BOT_TOKEN = 'xoxb-bench-poller';
 const TEAM = 'T0BENCH';
@@ -175,23 +176,6 @@ interface Scheduled {
   at: number;
   kind: ChangeKind;
   resourceId: string;
-}
-
-/** A small deterministic PRNG: the same run every time. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 const ms = (n: number): string => `${Math.round(n).toLocaleString('en-US')} ms`;
