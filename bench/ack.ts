@@ -11,7 +11,7 @@
  * "environment" child runs the fake Slack Web API and the video service emulator (the remote
  * services); an "app" child runs the app under test (vidops with SQLite, or the floor).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -27,57 +27,8 @@ import { BOT_TOKEN, CHANNEL, SIGNING_SECRET, TEAM, TEST_POLICY, USERS } from '..
 import { startFakeSlack } from '../test/harness/fake-slack';
 import { parsePolicy } from '../src/rbac/policy';
 import { signedSlashCommand } from '../test/harness/signing';
-
-// ---------------------------------------------------------------------------------------------
-// IPC between the processes: requests with an id, answers with the same id.
-
-type Message = { id: number; op: string; [key: string]: unknown };
-
-function serve(handlers: Record<string, (msg: Message) => Promise<unknown> | unknown>): void {
-  process.on('message', (msg: Message) => {
-    // A normal exit, so profilers (--cpu-prof) can write their output.
-    if (msg.op === 'exit') process.exit(0);
-    void (async () => {
-      try {
-        const handler = handlers[msg.op];
-        if (!handler) throw new Error(`unknown op ${msg.op}`);
-        process.send!({ id: msg.id, ok: true, result: await handler(msg) });
-      } catch (error) {
-        process.send!({ id: msg.id, ok: false, error: String(error) });
-      }
-    })();
-  });
-}
-
-class Peer {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-
-  constructor(readonly child: ChildProcess) {
-    child.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string }) => {
-      const waiting = this.pending.get(msg.id);
-      if (!waiting) return;
-      this.pending.delete(msg.id);
-      if (msg.ok) waiting.resolve(msg.result);
-      else waiting.reject(new Error(msg.error));
-    });
-  }
-
-  call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.send({ id, op, ...args });
-    });
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.send({ id: 0, op: 'exit' });
-    });
-  }
-}
+import { Peer, serve } from './lib/peer';
+import { median } from './lib/stats';
 
 function spawn(role: string): Peer {
   const profile = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ackprof'] : [];
@@ -278,11 +229,6 @@ async function main(argv: string[]): Promise<void> {
   await dispatcher.close();
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -20,9 +20,8 @@
  * cycle that found changes, as their tickers do, so latencies are what a deployment would see,
  * without waiting for them.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { RETRY_DEFAULT, VideoClient } from '../src/api';
 import type { Archive } from '../src/api/archives';
 import type { Broadcast } from '../src/api/broadcasts';
@@ -35,6 +34,9 @@ import { posterClient, webClientPoster } from '../src/poller/slack-poster';
 import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../src/poller/snapshot';
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
+import { ROOT, compileForBench } from './lib/compile';
+import { type Handlers, Peer, serve } from './lib/peer';
+import { mulberry32, percentile } from './lib/stats';
 
 const BOT_TOKEN = 'xoxb-bench-poller';
 const TEAM = 'T0BENCH';
@@ -68,39 +70,6 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// RPC with the environment child.
-
-class Peer {
-  #next = 1;
-  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-
-  constructor(readonly child: ChildProcess) {
-    child.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: string }) => {
-      const waiting = this.#pending.get(msg.id);
-      if (!waiting) return;
-      this.#pending.delete(msg.id);
-      if (msg.ok) waiting.resolve(msg.result);
-      else waiting.reject(new Error(msg.error));
-    });
-  }
-
-  call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
-    const id = this.#next++;
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.send({ id, op, ...args });
-    });
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.send({ id: 0, op: 'exit' });
-    });
-  }
-}
-
 interface SeedSummary {
   baseUrl: string;
   slackApiUrl: string;
@@ -127,7 +96,7 @@ async function runEnvironment(): Promise<void> {
   let client: VideoClient | undefined;
   let apiKey = '';
   let resources: Pick<Seeded, 'archives' | 'broadcasts' | 'renders'> = { archives: [], broadcasts: [], renders: [] };
-  const ops: Record<string, (msg: Record<string, unknown>) => Promise<unknown>> = {
+  const ops: Handlers = {
     async seed(msg) {
       const o = msg.options as Options;
       const project = emulator.control.createProject({ name: 'bench' });
@@ -195,18 +164,7 @@ async function runEnvironment(): Promise<void> {
       return emulator.control.now();
     },
   };
-  process.on('message', (msg: { id: number; op: string } & Record<string, unknown>) => {
-    if (msg.op === 'exit') {
-      void Promise.all([slack.close(), emulator.close()]).then(() => process.exit(0));
-      return;
-    }
-    const op = ops[msg.op];
-    if (!op) return process.send!({ id: msg.id, ok: false, error: `unknown op ${msg.op}` });
-    op(msg).then(
-      (result) => process.send!({ id: msg.id, ok: true, result }),
-      (error: unknown) => process.send!({ id: msg.id, ok: false, error: String(error) }),
-    );
-  });
+  serve(ops, () => Promise.all([slack.close(), emulator.close()]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,23 +176,6 @@ interface Scheduled {
   at: number;
   kind: ChangeKind;
   resourceId: string;
-}
-
-/** A small deterministic PRNG: the same run every time. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 const ms = (n: number): string => `${Math.round(n).toLocaleString('en-US')} ms`;
@@ -461,50 +402,14 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-/**
- * The app side runs as compiled JavaScript (as `node dist/main.js` runs it; tsx alone adds some
- * 40 MB), with its heap capped as a container's memory limit would cap it: V8 otherwise grows
- * the heap far beyond what is live before collecting, and RSS with it.
- */
+/** The app side's heap limit (see bench/lib/compile.ts for why it runs compiled and capped). */
 const HEAP_LIMIT_MB = 128;
-const ROOT = join(__dirname, '..');
-
-/**
- * Transpiles this file and every source file it reaches (relative imports and requires) into
- * node_modules/.cache, where packages still resolve; returns this file's copy.
- */
-function compileForBench(): string {
-  const ts = require('typescript') as typeof import('typescript');
-  const out = join(ROOT, 'node_modules', '.cache', 'vidops-bench');
-  rmSync(out, { recursive: true, force: true });
-  const resolve = (from: string, spec: string): string | undefined =>
-    [`${spec}.ts`, join(spec, 'index.ts')].map((candidate) => join(dirname(from), candidate)).find((file) => existsSync(file));
-  const pending = [__filename];
-  const done = new Set<string>();
-  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-    if (done.has(file)) continue;
-    done.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const imported of ts.preProcessFile(source, true, true).importedFiles) {
-      const next = imported.fileName.startsWith('.') ? resolve(file, imported.fileName) : undefined;
-      if (next) pending.push(next);
-    }
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-      fileName: file,
-    });
-    const target = join(out, relative(ROOT, file)).replace(/\.ts$/, '.js');
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, outputText);
-  }
-  return join(out, 'bench', 'poller.js');
-}
 
 const roleIndex = process.argv.indexOf('--role');
 if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
   void runEnvironment();
 } else if (!process.execArgv.some((arg) => arg.startsWith('--max-old-space-size'))) {
-  const compiled = compileForBench();
+  const compiled = compileForBench(__filename, join(ROOT, 'node_modules', '.cache', 'vidops-bench'));
   const app = fork(compiled, process.argv.slice(2), { execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`], stdio: 'inherit' });
   app.on('exit', (code) => process.exit(code ?? 1));
 } else {
