@@ -14,6 +14,7 @@ import { instrumentedFetch } from './metrics/slack';
 import { noteOutcome } from './request-context';
 import type { Services } from './services';
 import { dedupeDeliveries } from './slack/dedupe';
+import { guardSlackRequests } from './slack/signature-guard';
 import { InFlight } from './slack/in-flight';
 import { instrumentRequests } from './slack/instrument';
 import { routeById } from './slack/router';
@@ -62,7 +63,8 @@ function httpReceiver(
     customRoutes: [healthRoute(), ...routes],
     logger,
   });
-  const listener = receiver.requestListener;
+  // Bolt lets future-dated timestamps and replays through; the guard refuses them first.
+  const listener = guardSlackRequests(receiver.requestListener, { signingSecret, path: EVENTS_PATH, logger: services.logger });
   const gate = services.ackGate;
   receiver.requestListener = (req, res) => {
     if (draining() && req.url?.startsWith(EVENTS_PATH)) {

@@ -5,7 +5,8 @@
  * one in the future, and it keeps no memory of requests: a captured, correctly signed request can
  * be sent again and again for 5 minutes, and one signed with a timestamp set ahead much longer.
  * This guard verifies Slack's signature itself (`v0=` + HMAC-SHA256 of `v0:{ts}:{body}`),
- * requires the timestamp within 5 minutes of now either way, and accepts each signature once.
+ * requires the timestamp within 5 minutes of now either way, and accepts each signature once
+ * (an announced Slack retry excepted: the delivery ledger drops it).
  * The body it read is handed on as `rawBody`, which Bolt uses instead of reading the stream.
  *
  * Rejections are a bare 401, as Bolt answers; the log line gives the reason, never the
@@ -149,7 +150,10 @@ export function guardSlackRequests(listener: RequestListener, options: Signature
         return;
       }
       const expiresAtMs = (Number(timestamp) + maxSkewSeconds) * 1000 + 1000;
-      if (!seen.firstTime(verdict.signature, expiresAtMs, nowMs)) {
+      // A retry Slack announces (X-Slack-Retry-Num) may repeat the request byte for byte; it passes
+      // here and is answered without doing the work again by the delivery ledger (src/slack/dedupe.ts).
+      const announcedRetry = header(req, 'x-slack-retry-num') !== undefined;
+      if (!announcedRetry && !seen.firstTime(verdict.signature, expiresAtMs, nowMs)) {
         logger?.warn('Slack request refused', { reason: 'replayed signature' });
         refuse(res, 401);
         return;

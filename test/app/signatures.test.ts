@@ -5,11 +5,9 @@
  * correctly signed one is served.
  *
  * Bolt 5 checks staleness and the HMAC, but accepts timestamps in the future and replays.
- * `src/slack/signature-guard.ts` closes both; until src/app.ts wires it in front of its
- * receiver, the "guarded" block below runs the same requests through the guard placed in front
- * of the test app (a forwarding front on 127.0.0.1), and the two `it.failing` cases record what
- * the bare receiver still lets through. Once the guard is wired, those two start passing, jest
- * reports them, and they become plain `it`.
+ * `src/slack/signature-guard.ts` closes both and src/app.ts wires it in front of its receiver;
+ * the "guarded" block below also runs the requests through a second guard placed in front of the
+ * test app (a forwarding front on 127.0.0.1), and the last block checks the app's own receiver.
  */
 import { type IncomingMessage, type Server, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -198,20 +196,37 @@ describe('Slack request signatures', () => {
     });
   });
 
-  describe('the bare receiver (Bolt) without the guard wired into src/app.ts', () => {
-    it.failing('refuses a request dated 6 minutes ahead', async () => {
+  describe('the app’s own receiver (the guard wired in src/app.ts)', () => {
+    it('refuses a request dated 6 minutes ahead', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const [, forged] = futureDated(t, seeded.streams[0]!, seeded.sessionId)[0]!;
       expect(await postTo(() => t.url)(forged)).toBe(401);
     });
 
-    it.failing('refuses a replayed request', async () => {
+    it('refuses a replayed request', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const signed = signBody(SIGNING_SECRET, muteBody(t, seeded.streams[0]!, seeded.sessionId), FORM);
       const since = t.slack.mark();
       expect(await postTo(() => t.url)(signed)).toBe(200);
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       expect(await postTo(() => t.url)(signed)).toBe(401);
+    });
+
+    it('answers a byte-for-byte copy that Slack announces as a retry, without doing the work again', async () => {
+      const seeded = t.seedSession({ streams: 1 });
+      const signed = signBody(SIGNING_SECRET, muteBody(t, seeded.streams[0]!, seeded.sessionId), FORM);
+      const since = t.slack.mark();
+      expect(await postTo(() => t.url)(signed)).toBe(200);
+      await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      const mutes = () => t.emulator.control.requestLog().filter((r) => r.method === 'POST' && r.path.endsWith('/mute')).length;
+      const mutedOnce = mutes();
+      const retry = withHeaders(signed, (h) => {
+        h['x-slack-retry-num'] = '1';
+        h['x-slack-retry-reason'] = 'http_timeout';
+      });
+      expect(await postTo(() => t.url)(retry)).toBe(200);
+      expect(mutes()).toBe(mutedOnce);
+      expect(t.slack.calls.filter((c) => c.seq >= since && c.method === 'chat.postMessage')).toHaveLength(1);
     });
   });
 });
