@@ -34,8 +34,12 @@ const clients = new WeakMap<webApi.WebClient, webApi.WebClient>();
 function singleShot(app: webApi.WebClient, logger: Logger, timeoutMs: number): webApi.WebClient {
   let client = clients.get(app);
   if (!client) {
+    // WebClient keeps the transport it was given (the metrics' instrumented fetch) in a private
+    // field; reusing it keeps these posts in the Slack call counts like the app client's own.
+    const transport = (app as unknown as { fetchFn?: webApi.WebClientOptions['fetch'] }).fetchFn;
     client = new webApi.WebClient(app.token, {
       slackApiUrl: app.slackApiUrl,
+      ...(transport ? { fetch: transport } : {}),
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
       timeout: timeoutMs,
