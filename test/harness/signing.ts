@@ -1,33 +1,10 @@
 /**
- * Requests signed exactly like Slack signs them: `v0=` + hex HMAC-SHA256 of `v0:{ts}:{body}`
- * with the signing secret, in `X-Slack-Signature`, with `X-Slack-Request-Timestamp` in seconds.
+ * Requests signed exactly like Slack signs them (src/local/signing.ts, which local mode's bridge
+ * uses too), shaped as the tests send them.
  */
-import { createHmac } from 'node:crypto';
+import { type SignedRequest, signRequest as signBody } from '../../src/local/signing';
 
-export interface SignedRequest {
-  body: string;
-  headers: Record<string, string>;
-}
-
-export function slackSignature(signingSecret: string, timestampSeconds: number, body: string): string {
-  return 'v0=' + createHmac('sha256', signingSecret).update(`v0:${timestampSeconds}:${body}`).digest('hex');
-}
-
-export function signBody(
-  signingSecret: string,
-  body: string,
-  contentType: string,
-  timestampSeconds = Math.floor(Date.now() / 1000),
-): SignedRequest {
-  return {
-    body,
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(timestampSeconds),
-      'x-slack-signature': slackSignature(signingSecret, timestampSeconds, body),
-    },
-  };
-}
+export { type SignedRequest, slackSignature, signRequest as signBody } from '../../src/local/signing';
 
 /** A slash command as Slack posts it: `application/x-www-form-urlencoded` fields. */
 export function signedSlashCommand(signingSecret: string, fields: Record<string, string>, timestampSeconds?: number): SignedRequest {
