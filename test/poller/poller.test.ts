@@ -240,7 +240,7 @@ describe('Poller.runCycle', () => {
     const store = new MemoryWatchStore();
     let failSaves = 1;
     const flaky = storeWith(store, {
-      completePoll: (...args) => (failSaves-- > 0 ? Promise.reject(new Error('database is locked')) : store.completePoll(...args)),
+      completePolls: (...args) => (failSaves-- > 0 ? Promise.reject(new Error('database is locked')) : store.completePolls(...args)),
     });
     const s = setup({ store: flaky });
     const a = archive({ id: 'A1', createdAt: T0 });
