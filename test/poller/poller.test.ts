@@ -16,7 +16,7 @@ interface Setup {
   logs: { level: string; msg: string; fields?: Record<string, unknown> }[];
 }
 
-function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore } = {}): Setup {
+function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore; settleChunk?: number } = {}): Setup {
   const store = new MemoryWatchStore();
   const service = new FakeVideoService(() => Date.now());
   const logs: Setup['logs'] = [];
@@ -35,6 +35,7 @@ function setup(options: { budget?: { capacity: number; refillPerSecond: number }
     random: () => 0.5,
     schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
     ...(options.renderCard && { renderCard: options.renderCard }),
+    ...(options.settleChunk && { settleChunk: options.settleChunk }),
   });
   return { store, service, poller, logs };
 }
@@ -234,6 +235,30 @@ describe('Poller.runCycle', () => {
     await s.poller.runCycle();
     expect((await s.store.getWatch(broken.id))?.endedAt).toBe(T0);
     expect(s.logs).toContainEqual(expect.objectContaining({ level: 'error', msg: 'could not process a watch; closing it' }));
+  });
+
+  it('writes a cycle in chunks, one store call each, and lets other work run between chunks', async () => {
+    // Turns of the event loop are real here: nothing waits for simulated time.
+    jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate'] });
+    const store = new MemoryWatchStore();
+    const events: string[] = [];
+    const chunked = storeWith(store, {
+      completePolls: async (owner, polls) => {
+        events.push(`write ${polls.map((p) => p.watchId.split(':').pop()).join(',')}`);
+        if (events.length === 1) setImmediate(() => events.push('other work'));
+        return store.completePolls(owner, polls);
+      },
+    });
+    const s = setup({ store: chunked, settleChunk: 2 });
+    for (const id of ['A1', 'A2', 'A3', 'A4', 'A5']) {
+      const a = archive({ id, createdAt: T0 });
+      s.service.putArchive('prod', { ...a, status: 'paused' });
+      await store.addWatch(watchOf('archive', id, archiveSnapshot(a)));
+    }
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 5, polled: 5, transitions: 5 });
+    expect(events).toEqual(['write A1,A2', 'other work', 'write A3,A4', 'write A5']);
+    expect(store.allOutbox()).toHaveLength(5);
+    expect((await store.listWatches({})).map((w) => [w.revision, w.leaseOwner])).toEqual(Array(5).fill([1, undefined]));
   });
 
   it('leaves a watch leased when the store fails to save it, so it is polled again after the lease', async () => {
