@@ -55,6 +55,8 @@ export interface PollerOptions {
    * yields to the event loop between chunks, so commands are acked while a large cycle runs.
    */
   settleChunk?: number;
+  /** Watches claimed per store call; the cycle yields to the event loop between claims. */
+  claimChunk?: number;
   renderCard?: CardRenderer;
   /** How long the watches this poller spawns (discoveries) may live, per kind. */
   maxWatchAgeMs?: Readonly<Record<WatchKind, number>>;
@@ -88,6 +90,7 @@ interface Settling {
 
 /** Enough to make a transaction's commit cheap per watch; small enough to hold the loop for a few ms only. */
 const DEFAULT_SETTLE_CHUNK = 100;
+const DEFAULT_CLAIM_CHUNK = 250;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
@@ -113,7 +116,7 @@ export class Poller {
   readonly #hints = new Map<string, ProjectHints>();
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
-  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk'>> & Pick<PollerOptions, 'renderCard'>;
+  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> & Pick<PollerOptions, 'renderCard'>;
   readonly #maxAges: Readonly<Record<WatchKind, number>>;
   #cycles = 0;
 
@@ -134,6 +137,7 @@ export class Poller {
       perProjectLimit: options.perProjectLimit ?? 1_000,
       leaseMs: options.leaseMs ?? 60_000,
       settleChunk: Math.max(1, options.settleChunk ?? DEFAULT_SETTLE_CHUNK),
+      claimChunk: Math.max(1, options.claimChunk ?? DEFAULT_CLAIM_CHUNK),
       renderCard: options.renderCard,
     };
     this.#ticker = new Ticker('poller', () => this.runCycle(), options.tickMs ?? 1_000, options.timers ?? globalTimers, this.#logger);
@@ -163,11 +167,7 @@ export class Poller {
     const now = this.#clock();
     const owner = `${this.#options.instanceId}:${++this.#cycles}`;
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
-    const claimed = await this.#store.claimDue(owner, now, this.#options.claimLimit, this.#options.leaseMs, {
-      perProjectLimit: this.#options.perProjectLimit,
-      projectLimits: Object.fromEntries(this.#claimLimits),
-      excludeProjects,
-    });
+    const claimed = await this.#claim(owner, now, excludeProjects);
     report.claimed = claimed.length;
     if (claimed.length === 0) return report;
 
@@ -191,6 +191,30 @@ export class Poller {
     ]);
     this.#logger.debug('poll cycle', { ...report });
     return report;
+  }
+
+  /**
+   * Claims what one `claimDue` of `claimLimit` would, a chunk at a time with a turn of the event
+   * loop between chunks: each chunk takes the next oldest due watches, within what the project
+   * limits leave after the chunks before it.
+   */
+  async #claim(owner: string, now: number, excludeProjects: readonly string[]): Promise<Watch[]> {
+    const { claimLimit, claimChunk, perProjectLimit, leaseMs } = this.#options;
+    const claimed: Watch[] = [];
+    const taken = new Map<string, number>();
+    while (claimed.length < claimLimit) {
+      if (claimed.length > 0) await yieldToEventLoop();
+      const limit = Math.min(claimChunk, claimLimit - claimed.length);
+      const projectLimits = Object.fromEntries(this.#claimLimits);
+      taken.forEach((count, projectName) => {
+        projectLimits[projectName] = Math.max(0, (this.#claimLimits.get(projectName) ?? perProjectLimit) - count);
+      });
+      const chunk = await this.#store.claimDue(owner, now, limit, leaseMs, { perProjectLimit, projectLimits, excludeProjects });
+      for (const watch of chunk) taken.set(watch.projectName, (taken.get(watch.projectName) ?? 0) + 1);
+      claimed.push(...chunk);
+      if (chunk.length < limit) break;
+    }
+    return claimed;
   }
 
   /**

@@ -16,7 +16,7 @@ interface Setup {
   logs: { level: string; msg: string; fields?: Record<string, unknown> }[];
 }
 
-function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore; settleChunk?: number } = {}): Setup {
+function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore; settleChunk?: number; claim?: { claimChunk: number; claimLimit: number; perProjectLimit: number } } = {}): Setup {
   const store = new MemoryWatchStore();
   const service = new FakeVideoService(() => Date.now());
   const logs: Setup['logs'] = [];
@@ -36,6 +36,7 @@ function setup(options: { budget?: { capacity: number; refillPerSecond: number }
     schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
     ...(options.renderCard && { renderCard: options.renderCard }),
     ...(options.settleChunk && { settleChunk: options.settleChunk }),
+    ...options.claim,
   });
   return { store, service, poller, logs };
 }
@@ -259,6 +260,29 @@ describe('Poller.runCycle', () => {
     expect(events).toEqual(['write A1,A2', 'other work', 'write A3,A4', 'write A5']);
     expect(store.allOutbox()).toHaveLength(5);
     expect((await store.listWatches({})).map((w) => [w.revision, w.leaseOwner])).toEqual(Array(5).fill([1, undefined]));
+  });
+
+  it('claims in chunks, with other work between them, and takes what one claim of the whole limit would', async () => {
+    jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate'] });
+    const store = new MemoryWatchStore();
+    const events: string[] = [];
+    const chunked = storeWith(store, {
+      claimDue: async (owner, now, limit, leaseMs, options) => {
+        const claimed = await store.claimDue(owner, now, limit, leaseMs, options);
+        events.push(`claim ${limit}: ${claimed.map((w) => w.resourceId).join(',')}`);
+        if (events.length === 1) setImmediate(() => events.push('other work'));
+        return claimed;
+      },
+    });
+    const s = setup({ store: chunked, claim: { claimChunk: 2, claimLimit: 5, perProjectLimit: 3 } });
+    const due = [['prod', 'A1'], ['prod', 'A2'], ['prod', 'A3'], ['beta', 'B1'], ['prod', 'A4'], ['beta', 'B2'], ['beta', 'B3']] as const;
+    for (const [i, [projectName, id]] of due.entries()) {
+      const a = archive({ id, createdAt: T0 });
+      s.service.putArchive(projectName, a);
+      await store.addWatch(watchOf('archive', id, archiveSnapshot(a), { projectName, nextPollAt: T0 - 100 + i }));
+    }
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 5, polled: 5 });
+    expect(events).toEqual(['claim 2: A1,A2', 'other work', 'claim 2: A3,B1', 'claim 1: B2']);
   });
 
   it('leaves a watch leased when the store fails to save it, so it is polled again after the lease', async () => {
