@@ -5,6 +5,7 @@
  */
 import type {
   ClaimOptions,
+  CompletedPoll,
   NewWatch,
   OutboxRow,
   PollOutcome,
@@ -100,6 +101,12 @@ export class MemoryWatchStore implements WatchStore {
     }
     for (const spawned of outcome.spawn ?? []) this.#insertWatch(spawned);
     return true;
+  }
+
+  async completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
+    const written: boolean[] = [];
+    for (const { watchId, outcome } of polls) written.push(await this.completePoll(watchId, owner, outcome));
+    return written;
   }
 
   async releaseWatch(watchId: string, owner: string): Promise<boolean> {

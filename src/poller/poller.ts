@@ -14,6 +14,7 @@ import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type S
 import type { GONE, ObservedOf, Snapshot, WatchKind } from './snapshot';
 import { type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
 import {
+  type CompletedPoll,
   type NewWatch,
   type OutboxItem,
   type PollOutcome,
@@ -24,6 +25,7 @@ import {
   createWatch,
   watchIdFor,
 } from './watch';
+import { yieldToEventLoop } from './yield';
 
 /** Renders a watch's card anew after a change (the views own its look). */
 export type CardRenderer = (watch: Watch, state: Snapshot | undefined, transitions: readonly Transition[]) => { text: string; blocks: SlackBlocks } | undefined;
@@ -48,6 +50,13 @@ export interface PollerOptions {
   leaseMs?: number;
   /** Pause between cycles. */
   tickMs?: number;
+  /**
+   * Watches whose outcomes are worked out and written together, in one store call; the cycle
+   * yields to the event loop between chunks, so commands are acked while a large cycle runs.
+   */
+  settleChunk?: number;
+  /** Watches claimed per store call; the cycle yields to the event loop between claims. */
+  claimChunk?: number;
   renderCard?: CardRenderer;
   /** How long the watches this poller spawns (discoveries) may live, per kind. */
   maxWatchAgeMs?: Readonly<Record<WatchKind, number>>;
@@ -73,6 +82,16 @@ interface ProjectHints extends PlanHints {
   readByGet: Set<string>;
 }
 
+/** A polled watch whose outcome is still to be worked out. */
+interface Settling {
+  watch: Watch;
+  outcomeOf: () => Promise<PollOutcome>;
+}
+
+/** Enough to make a transaction's commit cheap per watch; small enough to hold the loop for a few ms only. */
+const DEFAULT_SETTLE_CHUNK = 100;
+const DEFAULT_CLAIM_CHUNK = 250;
+
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
 
@@ -97,7 +116,7 @@ export class Poller {
   readonly #hints = new Map<string, ProjectHints>();
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
-  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs'>> & Pick<PollerOptions, 'renderCard'>;
+  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> & Pick<PollerOptions, 'renderCard'>;
   readonly #maxAges: Readonly<Record<WatchKind, number>>;
   #cycles = 0;
 
@@ -117,6 +136,8 @@ export class Poller {
       claimLimit: options.claimLimit ?? 2_000,
       perProjectLimit: options.perProjectLimit ?? 1_000,
       leaseMs: options.leaseMs ?? 60_000,
+      settleChunk: Math.max(1, options.settleChunk ?? DEFAULT_SETTLE_CHUNK),
+      claimChunk: Math.max(1, options.claimChunk ?? DEFAULT_CLAIM_CHUNK),
       renderCard: options.renderCard,
     };
     this.#ticker = new Ticker('poller', () => this.runCycle(), options.tickMs ?? 1_000, options.timers ?? globalTimers, this.#logger);
@@ -146,11 +167,7 @@ export class Poller {
     const now = this.#clock();
     const owner = `${this.#options.instanceId}:${++this.#cycles}`;
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
-    const claimed = await this.#store.claimDue(owner, now, this.#options.claimLimit, this.#options.leaseMs, {
-      perProjectLimit: this.#options.perProjectLimit,
-      projectLimits: Object.fromEntries(this.#claimLimits),
-      excludeProjects,
-    });
+    const claimed = await this.#claim(owner, now, excludeProjects);
     report.claimed = claimed.length;
     if (claimed.length === 0) return report;
 
@@ -164,12 +181,40 @@ export class Poller {
     report.deferred = plan.deferred.length;
     this.#adjustClaimLimits(live, plan.byProject);
     await Promise.all([
-      ...expired.map((watch) => this.#settle(watch, owner, now, async () => this.#expired(watch, now, report))),
+      this.#settle(
+        owner,
+        now,
+        expired.map((watch) => ({ watch, outcomeOf: async () => this.#expired(watch, now, report) })),
+      ),
       ...plan.deferred.map((watch) => this.#store.releaseWatch(watch.id, owner)),
       ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, owner, report)),
     ]);
     this.#logger.debug('poll cycle', { ...report });
     return report;
+  }
+
+  /**
+   * Claims what one `claimDue` of `claimLimit` would, a chunk at a time with a turn of the event
+   * loop between chunks: each chunk takes the next oldest due watches, within what the project
+   * limits leave after the chunks before it.
+   */
+  async #claim(owner: string, now: number, excludeProjects: readonly string[]): Promise<Watch[]> {
+    const { claimLimit, claimChunk, perProjectLimit, leaseMs } = this.#options;
+    const claimed: Watch[] = [];
+    const taken = new Map<string, number>();
+    while (claimed.length < claimLimit) {
+      if (claimed.length > 0) await yieldToEventLoop();
+      const limit = Math.min(claimChunk, claimLimit - claimed.length);
+      const projectLimits = Object.fromEntries(this.#claimLimits);
+      taken.forEach((count, projectName) => {
+        projectLimits[projectName] = Math.max(0, (this.#claimLimits.get(projectName) ?? perProjectLimit) - count);
+      });
+      const chunk = await this.#store.claimDue(owner, now, limit, leaseMs, { perProjectLimit, projectLimits, excludeProjects });
+      for (const watch of chunk) taken.set(watch.projectName, (taken.get(watch.projectName) ?? 0) + 1);
+      claimed.push(...chunk);
+      if (chunk.length < limit) break;
+    }
+    return claimed;
   }
 
   /**
@@ -212,44 +257,73 @@ export class Poller {
     }
 
     const observed = applyResults(watches, execution.fetched);
-    await Promise.all(
-      watches.map((watch) => {
-        const current = observed.get(watch.id);
-        if (current !== undefined) {
-          if (isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
-          report.polled += 1;
-          return this.#settle(watch, owner, polledAt, () => this.#observed(watch, current, polledAt, report));
-        }
-        if (retryAt !== undefined) return this.#settle(watch, owner, polledAt, async () => this.#failed(watch, polledAt, retryAt));
-        return this.#store.releaseWatch(watch.id, owner);
-      }),
-    );
+    const settling: Settling[] = [];
+    const unread: Watch[] = [];
+    for (const watch of watches) {
+      const current = observed.get(watch.id);
+      if (current !== undefined) {
+        if (isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
+        report.polled += 1;
+        settling.push({ watch, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
+      } else if (retryAt !== undefined) {
+        settling.push({ watch, outcomeOf: async () => this.#failed(watch, polledAt, retryAt) });
+      } else {
+        unread.push(watch);
+      }
+    }
+    await Promise.all([this.#settle(owner, polledAt, settling), ...unread.map((watch) => this.#store.releaseWatch(watch.id, owner))]);
   }
 
   /**
-   * Works out a watch's outcome and writes it. A watch whose outcome cannot be worked out is a
-   * bug, not bad luck: it is closed and logged rather than retried every cycle. A store that
-   * fails is bad luck: the watch stays leased and returns to the queue when the lease ends.
+   * Works out the watches' outcomes and writes them, a chunk at a time: one store call per
+   * chunk, and a turn of the event loop between chunks.
    */
-  async #settle(watch: Watch, owner: string, polledAt: number, outcomeOf: () => Promise<PollOutcome>): Promise<void> {
-    let outcome: PollOutcome;
+  async #settle(owner: string, polledAt: number, settling: readonly Settling[]): Promise<void> {
+    const size = this.#options.settleChunk;
+    for (let start = 0; start < settling.length; start += size) {
+      if (start > 0) await yieldToEventLoop();
+      const chunk = settling.slice(start, start + size);
+      const outcomes = await Promise.all(chunk.map(({ watch, outcomeOf }) => this.#outcomeOf(watch, polledAt, outcomeOf)));
+      const polls: CompletedPoll[] = [];
+      chunk.forEach(({ watch }, i) => {
+        const outcome = outcomes[i];
+        if (outcome !== undefined) polls.push({ watchId: watch.id, outcome });
+      });
+      await this.#complete(owner, polls);
+    }
+  }
+
+  /**
+   * A watch whose outcome cannot be worked out is a bug, not bad luck: it is closed and logged
+   * rather than retried every cycle. A store that fails is bad luck: the watch is left out
+   * (undefined), stays leased and returns to the queue when the lease ends.
+   */
+  async #outcomeOf(watch: Watch, polledAt: number, outcomeOf: () => Promise<PollOutcome>): Promise<PollOutcome | undefined> {
     try {
-      outcome = await outcomeOf();
+      return await outcomeOf();
     } catch (error) {
       if (error instanceof StoreFailure) {
         this.#logger.error('store failed while polling a watch; it is retried after its lease', { watchId: watch.id, error: error.cause });
-        return;
+        return undefined;
       }
       this.#logger.error('could not process a watch; closing it', { watchId: watch.id, kind: watch.kind, error });
-      outcome = { polledAt, state: watch.lastState, changed: false, nextPollAt: polledAt, ended: true, failures: watch.failures + 1, outbox: [] };
+      return { polledAt, state: watch.lastState, changed: false, nextPollAt: polledAt, ended: true, failures: watch.failures + 1, outbox: [] };
     }
+  }
+
+  /** Writes the polls; when the store fails, every watch of the chunk stays leased and is retried after its lease. */
+  async #complete(owner: string, polls: readonly CompletedPoll[]): Promise<void> {
+    if (polls.length === 0) return;
+    let written: boolean[];
     try {
-      if (!(await this.#store.completePoll(watch.id, owner, outcome))) {
-        this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId: watch.id });
-      }
+      written = await this.#store.completePolls(owner, polls);
     } catch (error) {
-      this.#logger.error('could not save a poll; the watch is retried after its lease', { watchId: watch.id, error });
+      for (const { watchId } of polls) this.#logger.error('could not save a poll; the watch is retried after its lease', { watchId, error });
+      return;
     }
+    polls.forEach(({ watchId }, i) => {
+      if (!written[i]) this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId });
+    });
   }
 
   async #observed(watch: Watch, current: Current, polledAt: number, report: CycleReport): Promise<PollOutcome> {

@@ -137,6 +137,12 @@ export interface PollOutcome {
   spawn?: readonly NewWatch[];
 }
 
+/** One watch's poll, for `completePolls`. */
+export interface CompletedPoll {
+  watchId: string;
+  outcome: PollOutcome;
+}
+
 export interface WatchFilter {
   projectName?: string;
   kind?: WatchKind;
@@ -182,6 +188,11 @@ export interface ClaimOptions {
  *   `endedAt` (when ended), bumps `revision`, clears the lease and `repollRequested`, inserts each
  *   outbox item whose idempotency key `${watchId}:${transitionKey}` is new (an existing key is a
  *   silent no-op), and inserts each spawned watch whose id is new.
+ * - `completePolls` is `completePoll` for several watches of one owner, in order, resolving
+ *   what `completePoll` would have for each. Every watch is still checked and written on its
+ *   own terms (a refused one does not stop the others), and each watch's state and outbox rows
+ *   are still written together; an implementation may commit the whole list in one transaction.
+ *   When the store fails, it rejects, and a watch either has all its writes or none of them.
  * - `releaseWatch` gives a lease back without polling (nothing else changes); owner-checked.
  * - `expedite` makes matching, not ended watches due at `now` (`nextPollAt = min(nextPollAt, now)`)
  *   and sets `repollRequested` on those currently leased; it returns how many matched.
@@ -219,7 +230,9 @@ export interface ClaimOptions {
  *   `completePoll` is one transaction: `UPDATE watches … WHERE id = $id AND lease_owner = $owner
  *   AND ended_at IS NULL` (no row → roll back, resolve false), then
  *   `INSERT INTO outbox … ON CONFLICT (idempotency_key) DO NOTHING` and
- *   `INSERT INTO watches … ON CONFLICT (id) DO NOTHING` for spawned watches. The outbox head rule
+ *   `INSERT INTO watches … ON CONFLICT (id) DO NOTHING` for spawned watches. `completePolls`
+ *   runs the same statements for each watch inside one transaction (a watch whose UPDATE matches
+ *   no row just skips its inserts), so a chunk of polls costs one commit. The outbox head rule
  *   is `NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.team_id = o.team_id AND o2.channel_id =
  *   o.channel_id AND o2.id < o.id AND o2.delivered_at IS NULL AND o2.discarded_at IS NULL)`;
  *   claim those rows with `FOR UPDATE SKIP LOCKED` the same way. Indexes: watches(next_poll_at)
@@ -241,6 +254,8 @@ export interface WatchStore {
 
   claimDue(owner: string, now: number, limit: number, leaseMs: number, options?: ClaimOptions): Promise<Watch[]>;
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean>;
+  /** Several `completePoll`s at the price of one round trip; true or false per poll, in order. */
+  completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]>;
   releaseWatch(watchId: string, owner: string): Promise<boolean>;
   expedite(filter: WatchFilter, now: number): Promise<number>;
   /** Ends the watch now (an unwatch); resolves false when there was no such active watch. */

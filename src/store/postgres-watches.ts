@@ -4,7 +4,7 @@
  * other nor get the same row; a poll's results are written in one transaction.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { ClaimOptions, NewWatch, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
   toClaimLimitsRecord,
@@ -155,21 +155,28 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
+    const [written] = await this.completePolls(owner, [{ watchId, outcome }]);
+    return written ?? false;
+  }
+
+  /**
+   * One transaction for the list. The watches are updated in id order and the channel locks
+   * taken after all of them, in key order, as a single poll does: two replicas completing
+   * overlapping lists wait for each other instead of deadlocking.
+   */
+  async completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
+    if (polls.length === 0) return [];
     return inTransaction(this.pool, async (client) => {
-      const updated = await client.query(COMPLETE_POLL, [
-        watchId,
-        owner,
-        outcome.state === undefined ? null : JSON.stringify(outcome.state),
-        outcome.changed,
-        outcome.polledAt,
-        outcome.nextPollAt,
-        outcome.failures,
-        outcome.ended,
-      ]);
-      if (updated.rowCount === 0) return false;
-      for (const spawned of outcome.spawn ?? []) await insertWatch(client, spawned);
-      await appendOutbox(client, watchId, outcome);
-      return true;
+      const written = new Set<CompletedPoll>();
+      for (const poll of [...polls].sort((a, b) => (a.watchId < b.watchId ? -1 : a.watchId > b.watchId ? 1 : 0))) {
+        if (await updatePolledWatch(client, owner, poll)) written.add(poll);
+      }
+      const kept = polls.filter((poll) => written.has(poll));
+      for (const { outcome } of kept) {
+        for (const spawned of outcome.spawn ?? []) await insertWatch(client, spawned);
+      }
+      await appendOutbox(client, kept);
+      return polls.map((poll) => written.has(poll));
     });
   }
 
@@ -267,24 +274,42 @@ async function insertWatch(db: Queryable, watch: NewWatch): Promise<boolean> {
  * channel's lock from the first insert to commit makes id order commit order. The locks are
  * taken last and in key order, so a transaction holding one never waits for anything else.
  */
-async function appendOutbox(client: PoolClient, watchId: string, outcome: PollOutcome): Promise<void> {
-  if (outcome.outbox.length === 0) return;
-  const lockKeys = [...new Set(outcome.outbox.map(channelLockKey))].sort((a, b) => a - b);
+async function appendOutbox(client: PoolClient, polls: readonly CompletedPoll[]): Promise<void> {
+  const items = polls.flatMap(({ outcome }) => outcome.outbox);
+  if (items.length === 0) return;
+  const lockKeys = [...new Set(items.map(channelLockKey))].sort((a, b) => a - b);
   for (const key of lockKeys) {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [CHANNEL_LOCK_SPACE, key]);
   }
-  for (const item of outcome.outbox) {
-    const r = toNewOutboxRecord(watchId, item, outcome.polledAt);
-    await client.query(INSERT_OUTBOX, [
-      r.idempotency_key,
-      r.watch_id,
-      r.transition_key,
-      r.team_id,
-      r.channel_id,
-      r.thread_ts,
-      r.payload,
-      r.created_at,
-      r.retry_at,
-    ]);
+  for (const { watchId, outcome } of polls) {
+    for (const item of outcome.outbox) {
+      const r = toNewOutboxRecord(watchId, item, outcome.polledAt);
+      await client.query(INSERT_OUTBOX, [
+        r.idempotency_key,
+        r.watch_id,
+        r.transition_key,
+        r.team_id,
+        r.channel_id,
+        r.thread_ts,
+        r.payload,
+        r.created_at,
+        r.retry_at,
+      ]);
+    }
   }
+}
+
+/** Writes a poll's state inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */
+async function updatePolledWatch(client: PoolClient, owner: string, { watchId, outcome }: CompletedPoll): Promise<boolean> {
+  const updated = await client.query(COMPLETE_POLL, [
+    watchId,
+    owner,
+    outcome.state === undefined ? null : JSON.stringify(outcome.state),
+    outcome.changed,
+    outcome.polledAt,
+    outcome.nextPollAt,
+    outcome.failures,
+    outcome.ended,
+  ]);
+  return (updated.rowCount ?? 0) > 0;
 }

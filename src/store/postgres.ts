@@ -1,6 +1,6 @@
 /** The store for several replicas: PostgreSQL through a `pg` pool. */
 import { Pool, type PoolConfig } from 'pg';
-import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { postgresMigrations } from './migrations/postgres';
 import type { Migration } from './migrations/migration';
@@ -298,6 +298,10 @@ export class PostgresStore implements VidopsStore {
 
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
     return this.watches.completePoll(watchId, owner, outcome);
+  }
+
+  completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
+    return this.watches.completePolls(owner, polls);
   }
 
   releaseWatch(watchId: string, owner: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * taken by another connection to the same file, and never fails with SQLITE_BUSY_SNAPSHOT.
  */
 import type Database from 'better-sqlite3';
-import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import {
   toClaimLimitsRecord,
   toNewOutboxRecord,
@@ -135,24 +135,13 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
-    return this.immediate(() => {
-      const updated = this.statement(COMPLETE_POLL).run({
-        id: watchId,
-        owner,
-        last_state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
-        changed: flag(outcome.changed),
-        polled_at: outcome.polledAt,
-        next_poll_at: outcome.nextPollAt,
-        failures: outcome.failures,
-        ended: flag(outcome.ended),
-      });
-      if (updated.changes === 0) return false;
-      for (const item of outcome.outbox) {
-        this.statement(INSERT_OUTBOX).run(toNewOutboxRecord(watchId, item, outcome.polledAt));
-      }
-      for (const spawned of outcome.spawn ?? []) this.insertWatch(spawned);
-      return true;
-    });
+    return this.immediate(() => this.writePoll(watchId, owner, outcome));
+  }
+
+  /** One IMMEDIATE transaction for the whole list: one commit instead of one per watch. */
+  async completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
+    if (polls.length === 0) return [];
+    return this.immediate(() => polls.map(({ watchId, outcome }) => this.writePoll(watchId, owner, outcome)));
   }
 
   async releaseWatch(watchId: string, owner: string): Promise<boolean> {
@@ -209,6 +198,26 @@ export class SqliteWatchStore implements WatchStore {
   async listOutbox(watchId: string): Promise<OutboxRow[]> {
     const rows = this.statement('SELECT * FROM outbox WHERE watch_id = ? ORDER BY id').all(watchId) as OutboxRecord[];
     return rows.map(toOutboxRow);
+  }
+
+  /** Writes one poll inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */
+  private writePoll(watchId: string, owner: string, outcome: PollOutcome): boolean {
+    const updated = this.statement(COMPLETE_POLL).run({
+      id: watchId,
+      owner,
+      last_state: outcome.state === undefined ? null : JSON.stringify(outcome.state),
+      changed: flag(outcome.changed),
+      polled_at: outcome.polledAt,
+      next_poll_at: outcome.nextPollAt,
+      failures: outcome.failures,
+      ended: flag(outcome.ended),
+    });
+    if (updated.changes === 0) return false;
+    for (const item of outcome.outbox) {
+      this.statement(INSERT_OUTBOX).run(toNewOutboxRecord(watchId, item, outcome.polledAt));
+    }
+    for (const spawned of outcome.spawn ?? []) this.insertWatch(spawned);
+    return true;
   }
 
   private insertWatch(watch: NewWatch): boolean {

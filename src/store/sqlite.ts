@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ClaimOptions, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
@@ -261,6 +261,10 @@ export class SqliteStore implements VidopsStore {
 
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
     return this.watches.completePoll(watchId, owner, outcome);
+  }
+
+  completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
+    return this.watches.completePolls(owner, polls);
   }
 
   releaseWatch(watchId: string, owner: string): Promise<boolean> {

@@ -154,7 +154,7 @@ describePostgres('two poller replicas on one PostgreSQL', () => {
       }
       if (round === 14) {
         // Replica A crashes mid-poll, with its watches leased, and comes back as a new process.
-        const crashing = replica(storeWith(storeA, { completePoll: () => new Promise<boolean>(() => undefined) }), 'replica-a-crashing');
+        const crashing = replica(storeWith(storeA, { completePolls: () => new Promise<boolean[]>(() => undefined) }), 'replica-a-crashing');
         void crashing.poller.runCycle();
         await new Promise((resolve) => setImmediate(resolve));
         a = replica(await openStore(schema), 'replica-a-restarted');

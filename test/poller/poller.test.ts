@@ -16,7 +16,7 @@ interface Setup {
   logs: { level: string; msg: string; fields?: Record<string, unknown> }[];
 }
 
-function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore } = {}): Setup {
+function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore; settleChunk?: number; claim?: { claimChunk: number; claimLimit: number; perProjectLimit: number } } = {}): Setup {
   const store = new MemoryWatchStore();
   const service = new FakeVideoService(() => Date.now());
   const logs: Setup['logs'] = [];
@@ -35,6 +35,8 @@ function setup(options: { budget?: { capacity: number; refillPerSecond: number }
     random: () => 0.5,
     schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
     ...(options.renderCard && { renderCard: options.renderCard }),
+    ...(options.settleChunk && { settleChunk: options.settleChunk }),
+    ...options.claim,
   });
   return { store, service, poller, logs };
 }
@@ -236,11 +238,58 @@ describe('Poller.runCycle', () => {
     expect(s.logs).toContainEqual(expect.objectContaining({ level: 'error', msg: 'could not process a watch; closing it' }));
   });
 
+  it('writes a cycle in chunks, one store call each, and lets other work run between chunks', async () => {
+    // Turns of the event loop are real here: nothing waits for simulated time.
+    jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate'] });
+    const store = new MemoryWatchStore();
+    const events: string[] = [];
+    const chunked = storeWith(store, {
+      completePolls: async (owner, polls) => {
+        events.push(`write ${polls.map((p) => p.watchId.split(':').pop()).join(',')}`);
+        if (events.length === 1) setImmediate(() => events.push('other work'));
+        return store.completePolls(owner, polls);
+      },
+    });
+    const s = setup({ store: chunked, settleChunk: 2 });
+    for (const id of ['A1', 'A2', 'A3', 'A4', 'A5']) {
+      const a = archive({ id, createdAt: T0 });
+      s.service.putArchive('prod', { ...a, status: 'paused' });
+      await store.addWatch(watchOf('archive', id, archiveSnapshot(a)));
+    }
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 5, polled: 5, transitions: 5 });
+    expect(events).toEqual(['write A1,A2', 'other work', 'write A3,A4', 'write A5']);
+    expect(store.allOutbox()).toHaveLength(5);
+    expect((await store.listWatches({})).map((w) => [w.revision, w.leaseOwner])).toEqual(Array(5).fill([1, undefined]));
+  });
+
+  it('claims in chunks, with other work between them, and takes what one claim of the whole limit would', async () => {
+    jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate'] });
+    const store = new MemoryWatchStore();
+    const events: string[] = [];
+    const chunked = storeWith(store, {
+      claimDue: async (owner, now, limit, leaseMs, options) => {
+        const claimed = await store.claimDue(owner, now, limit, leaseMs, options);
+        events.push(`claim ${limit}: ${claimed.map((w) => w.resourceId).join(',')}`);
+        if (events.length === 1) setImmediate(() => events.push('other work'));
+        return claimed;
+      },
+    });
+    const s = setup({ store: chunked, claim: { claimChunk: 2, claimLimit: 5, perProjectLimit: 3 } });
+    const due = [['prod', 'A1'], ['prod', 'A2'], ['prod', 'A3'], ['beta', 'B1'], ['prod', 'A4'], ['beta', 'B2'], ['beta', 'B3']] as const;
+    for (const [i, [projectName, id]] of due.entries()) {
+      const a = archive({ id, createdAt: T0 });
+      s.service.putArchive(projectName, a);
+      await store.addWatch(watchOf('archive', id, archiveSnapshot(a), { projectName, nextPollAt: T0 - 100 + i }));
+    }
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 5, polled: 5 });
+    expect(events).toEqual(['claim 2: A1,A2', 'other work', 'claim 2: A3,B1', 'claim 1: B2']);
+  });
+
   it('leaves a watch leased when the store fails to save it, so it is polled again after the lease', async () => {
     const store = new MemoryWatchStore();
     let failSaves = 1;
     const flaky = storeWith(store, {
-      completePoll: (...args) => (failSaves-- > 0 ? Promise.reject(new Error('database is locked')) : store.completePoll(...args)),
+      completePolls: (...args) => (failSaves-- > 0 ? Promise.reject(new Error('database is locked')) : store.completePolls(...args)),
     });
     const s = setup({ store: flaky });
     const a = archive({ id: 'A1', createdAt: T0 });

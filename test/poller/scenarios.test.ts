@@ -183,9 +183,9 @@ it('lets two pollers share a store without ever polling the same watch at once',
       }
       return claimed;
     },
-    completePoll: async (watchId, owner, outcome) => {
-      const done = await store.completePoll(watchId, owner, outcome);
-      release(watchId, owner);
+    completePolls: async (owner, polls) => {
+      const done = await store.completePolls(owner, polls);
+      for (const { watchId } of polls) release(watchId, owner);
       return done;
     },
     releaseWatch: async (watchId, owner) => {

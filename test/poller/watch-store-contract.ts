@@ -212,6 +212,51 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       });
     });
 
+    describe('completePolls', () => {
+      it('writes each watch the owner holds as completePoll would, refuses the others, and answers per poll in order', async () => {
+        for (const id of ['a', 'b', 'c', 'd', 'ended']) await store.addWatch(newWatch(id));
+        await store.claimDue('p1', T0, 10, LEASE);
+        await store.claimDue('p2', T0 + LEASE, 1, LEASE); // 'a' is taken over by p2
+        expect(await store.endWatch('ended', T0 + 10)).toBe(true);
+        const written = await store.completePolls('p1', [
+          { watchId: 'd', outcome: pollOutcome({ outbox: [reply('d@0', { channelId: 'C2' })] }) },
+          { watchId: 'a', outcome: pollOutcome({ outbox: [reply('a@0')] }) },
+          { watchId: 'missing', outcome: pollOutcome() },
+          { watchId: 'ended', outcome: pollOutcome({ outbox: [reply('late')] }) },
+          { watchId: 'b', outcome: pollOutcome({ changed: false, failures: 2, outbox: [reply('b@0'), reply('b@0'), reply('b@1')] }) },
+          { watchId: 'c', outcome: pollOutcome({ ended: true, spawn: [newWatch('child'), newWatch('b', { projectName: 'replaced' })] }) },
+        ]);
+        expect(written).toEqual([true, false, false, false, true, true]);
+        expect(await store.getWatch('a')).toMatchObject({ revision: 0, leaseOwner: 'p2' });
+        expect(await store.listOutbox('a')).toEqual([]);
+        expect(await store.listOutbox('ended')).toEqual([]);
+        expect(await store.getWatch('b')).toMatchObject({ revision: 1, lastChangeAt: T0, failures: 2, nextPollAt: T0 + 4_000, projectName: 'prod' });
+        expect((await store.getWatch('b'))?.leaseOwner).toBeUndefined();
+        expect((await store.listOutbox('b')).map((r) => r.idempotencyKey)).toEqual(['b:b@0', 'b:b@1']);
+        expect(await store.getWatch('c')).toMatchObject({ revision: 1, endedAt: T0 + 1_000 });
+        expect(await store.getWatch('child')).toMatchObject({ id: 'child', revision: 0 });
+        expect(await store.getWatch('d')).toMatchObject({ revision: 1, lastChangeAt: T0 + 1_000 });
+        expect((await store.listOutbox('d')).map((r) => [r.idempotencyKey, r.channelId])).toEqual([['d:d@0', 'C2']]);
+      });
+
+      it('keeps a channel in list order and schedules a re-poll asked for while leased', async () => {
+        for (const id of ['x', 'y']) await store.addWatch(newWatch(id));
+        await store.claimDue('p', T0, 10, LEASE);
+        expect(await store.expedite({ resourceId: 'res-y' }, T0 + 500)).toBe(1);
+        expect(await store.completePolls('p', [
+          { watchId: 'y', outcome: pollOutcome({ nextPollAt: T0 + 60_000, outbox: [reply('y@0')] }) },
+          { watchId: 'x', outcome: pollOutcome({ nextPollAt: T0 + 60_000, outbox: [reply('x@0')] }) },
+        ])).toEqual([true, true]);
+        expect(await store.getWatch('y')).toMatchObject({ nextPollAt: T0 + 1_000, repollRequested: false });
+        expect(await store.getWatch('x')).toMatchObject({ nextPollAt: T0 + 60_000 });
+        expect((await store.claimOutbox('d', T0 + 1_000, 10, LEASE)).map((r) => r.transitionKey)).toEqual(['y@0']);
+      });
+
+      it('does nothing for an empty list', async () => {
+        expect(await store.completePolls('p', [])).toEqual([]);
+      });
+    });
+
     describe('releaseWatch and expedite', () => {
       it('releases a lease without touching the state', async () => {
         await store.addWatch(newWatch('w'));
