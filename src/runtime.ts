@@ -42,6 +42,8 @@ export interface VidopsInput {
   readiness?: { timeoutMs?: number; cacheMs?: number };
   /** The most `stop()` may take before it closes the store anyway (default 9 s: main.ts exits at 10 s). */
   stopBudgetMs?: number;
+  /** The app's clock, epoch ms (default the wall clock); local mode gives the emulator's. */
+  clock?: () => number;
 }
 
 export interface RunningVidops {
@@ -116,6 +118,7 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
     auditChannel: config.auditChannel,
     watchMaxAgeMs: pollerSettings.maxWatchAgeMs,
     clientFactory: observedClientFactory(metrics, logger),
+    ...(input.clock ? { clock: input.clock } : {}),
     ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),
   });
   metrics.watchBacklog(() => store.backlog(services.clock()));

@@ -134,7 +134,12 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
       };
     }
 
-    const workspace = new Workspace();
+    // With the embedded emulator, the whole local world lives on its clock: the panel moves it
+    // forward, and the app's times (cards, usage ranges, poll schedules) and Slack's message
+    // timestamps move with it.
+    const embedded = emulator;
+    const clock = embedded ? () => embedded.control.now() : Date.now;
+    const workspace = new Workspace(clock);
     const signingSecret = randomBytes(32).toString('hex');
     const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
     let appEventsUrl = '';
@@ -180,6 +185,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
       policy: policy.policy,
       pollerSettings: pollerSettings.settings,
       logger,
+      clock,
     });
     cleanups.push(() => vidops.stop());
     appEventsUrl = `http://127.0.0.1:${vidops.port}${EVENTS_PATH}`;

@@ -211,6 +211,7 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
     poster: webClientPoster(client, { onDelivered: (teamId) => refresher.deliveredTo(teamId) }),
     settings,
     logger: services.logger,
+    clock: services.clock,
     ...(input.cards && { cards: input.cards }),
   });
   const routes = settings.callbackToken ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })] : [];

@@ -187,6 +187,16 @@ describe('local mode', () => {
     expect(await page.command('/video help')).toEqual({ ok: true });
   });
 
+  it('keeps one clock: after the panel moves the emulator a day ahead, the app’s clock and Slack’s message timestamps move with it', async () => {
+    const before = local.emulator!.control.now();
+    expect(await page.post('/local/emulator/advance', { seconds: 86_400 })).toEqual(expect.objectContaining({ ok: true }));
+    const moved = local.emulator!.control.now();
+    expect(moved - before).toBeGreaterThanOrEqual(86_400_000);
+    expect(Math.abs(local.vidops.services.clock() - local.emulator!.control.now())).toBeLessThan(1_000);
+    expect(await page.command('/video help')).toEqual({ ok: true });
+    await page.waitFor((s) => s.messages.find((m) => m.text === 'vidops commands' && Number(m.ts) * 1000 >= moved - 1_000), 'help stamped on the emulator’s clock');
+  });
+
   it('/usage posts the daily chart as a PNG file the stand-in serves back', async () => {
     expect(await page.command('/usage')).toEqual({ ok: true });
     const posted = await page.waitFor((s) => s.messages.find((m) => m.files?.length), 'usage chart');
