@@ -12,7 +12,7 @@
 import { type IncomingMessage, type Server, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { guardSlackRequests, verifySignedRequest } from '../../src/slack/signature-guard';
-import { CHANNEL, SIGNING_SECRET, TEAM, USERS, startTestApp, type TestApp } from '../harness/app';
+import { CHANNEL, SIGNING_SECRET, USERS, slashCommandFields, startTestApp, type TestApp } from '../harness/app';
 import { type SignedRequest, signBody, slackSignature } from '../harness/signing';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -24,20 +24,9 @@ interface Poster {
 
 /** A `/mute <stream> <session>` body as Slack would post it. */
 function muteBody(t: TestApp, streamId: string, sessionId: string): string {
-  return new URLSearchParams({
-    token: 'legacy-verification-token',
-    team_id: TEAM,
-    team_domain: 'vidops-test',
-    channel_id: CHANNEL,
-    channel_name: 'ops',
-    user_id: USERS.moderator,
-    user_name: 'mod',
-    command: '/mute',
-    text: `${streamId} ${sessionId}`,
-    api_app_id: 'A0VIDOPS',
-    response_url: t.slack.newResponseUrl(),
-    trigger_id: `1.${Date.now()}.sig`,
-  }).toString();
+  return new URLSearchParams(
+    slashCommandFields({ command: '/mute', text: `${streamId} ${sessionId}`, user: USERS.moderator, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.sig` }),
+  ).toString();
 }
 
 function withHeaders(request: SignedRequest, change: (h: Record<string, string>) => void): SignedRequest {

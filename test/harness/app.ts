@@ -128,6 +128,33 @@ export const testInsightsFactory: InsightsFactory = (p, insightsUrl) =>
 let triggerCounter = 0;
 const nextTrigger = (): string => `${++triggerCounter}.${Date.now()}.trigger${triggerCounter}`;
 
+/** The form fields Slack posts for a slash command. */
+export function slashCommandFields(input: {
+  command: string;
+  text: string;
+  user: string;
+  channel: string;
+  team?: string;
+  responseUrl: string;
+  triggerId: string;
+}): Record<string, string> {
+  return {
+    token: 'legacy-verification-token',
+    team_id: input.team ?? TEAM,
+    team_domain: 'vidops-test',
+    channel_id: input.channel,
+    channel_name: input.channel.toLowerCase(),
+    user_id: input.user,
+    user_name: input.user.toLowerCase(),
+    command: input.command,
+    text: input.text,
+    api_app_id: 'A0VIDOPS',
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl,
+    trigger_id: input.triggerId,
+  };
+}
+
 export async function startTestApp(settings: TestAppOptions = {}): Promise<TestApp> {
   const emulator = await startEmulator(settings.emulatorStartTime === undefined ? {} : { startTime: settings.emulatorStartTime });
   const pollerOptions = settings.poller === true ? {} : settings.poller || undefined;
@@ -197,21 +224,7 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
     const { user, channel, team } = who(actor);
     const responseUrl = slack.newResponseUrl();
     const responseId = responseUrl.slice(responseUrl.lastIndexOf('/') + 1);
-    const request = signedSlashCommand(SIGNING_SECRET, {
-      token: 'legacy-verification-token',
-      team_id: team,
-      team_domain: 'vidops-test',
-      channel_id: channel,
-      channel_name: channel.toLowerCase(),
-      user_id: user,
-      user_name: user.toLowerCase(),
-      command,
-      text,
-      api_app_id: 'A0VIDOPS',
-      is_enterprise_install: 'false',
-      response_url: responseUrl,
-      trigger_id: nextTrigger(),
-    });
+    const request = signedSlashCommand(SIGNING_SECRET, slashCommandFields({ command, text, user, channel, team, responseUrl, triggerId: nextTrigger() }));
     const started = performance.now();
     const res = await post(request);
     const ackLatencyMs = performance.now() - started;

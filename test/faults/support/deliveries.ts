@@ -3,7 +3,7 @@
  * it, then as Slack's retry of it (same payload, freshly signed, with `X-Slack-Retry-Num` and
  * `X-Slack-Retry-Reason`), to one app or to another replica.
  */
-import { CHANNEL, SIGNING_SECRET, TEAM, USERS } from '../../harness/app';
+import { CHANNEL, SIGNING_SECRET, TEAM, USERS, slashCommandFields } from '../../harness/app';
 import { type SignedRequest, signBody } from '../../harness/signing';
 
 let counter = 0;
@@ -36,23 +36,7 @@ export interface Who {
 export function slashDelivery(command: string, text: string, responseUrl: string, who: Who = {}): Delivery {
   const user = who.user ?? USERS.moderator;
   const channel = who.channel ?? CHANNEL;
-  return delivery(
-    new URLSearchParams({
-      token: 'legacy-verification-token',
-      team_id: TEAM,
-      team_domain: 'vidops-test',
-      channel_id: channel,
-      channel_name: channel.toLowerCase(),
-      user_id: user,
-      user_name: user.toLowerCase(),
-      command,
-      text,
-      api_app_id: 'A0VIDOPS',
-      is_enterprise_install: 'false',
-      response_url: responseUrl,
-      trigger_id: unique('trigger'),
-    }).toString(),
-  );
+  return delivery(new URLSearchParams(slashCommandFields({ command, text, user, channel, responseUrl, triggerId: unique('trigger') })).toString());
 }
 
 function interaction(payload: unknown): Delivery {
