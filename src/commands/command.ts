@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { RequiredRole } from '../rbac/roles';
+import type { ProjectGate } from './authorize';
 import type { Services } from '../services';
 import type { Audience, RespondFn } from '../slack/respond';
 import { type ArgsGrammar, type CommandGrammar, type SubcommandGrammar, type Token, parseArgs } from './grammar';
@@ -13,6 +14,8 @@ export interface Interaction extends Audience {
   services: Services;
   teamId: string;
   triggerId?: string;
+  /** A command's role check for each project it resolves or changes (see authorize.ts). */
+  gate?: ProjectGate;
 }
 
 /** A slash command after the ack: the text, and Bolt's `respond` bound to its response_url. */
@@ -38,6 +41,8 @@ export interface SubcommandDef<S extends z.ZodType> {
 export interface Prepared {
   role: RequiredRole;
   target: string;
+  /** The project named with `--project`, if any: the first role check is made for it. */
+  projectFlag?: string;
   run(ix: CommandInvocation): Promise<void>;
 }
 
@@ -51,6 +56,13 @@ export interface Subcommand extends SubcommandGrammar {
 
 export interface SlashCommand extends CommandGrammar {
   readonly subcommands: readonly Subcommand[];
+}
+
+/** The `--project` value, when the form has that flag and it was given. */
+function projectFlagOf(grammar: ArgsGrammar<z.ZodType>, args: unknown): { projectFlag?: string } {
+  if (!grammar.flags.some((flag) => flag.name === 'project')) return {};
+  const project = (args as { project?: unknown } | null)?.project;
+  return typeof project === 'string' ? { projectFlag: project } : {};
 }
 
 export function defineSubcommand<S extends z.ZodType>(def: SubcommandDef<S>): Subcommand {
@@ -69,6 +81,7 @@ export function defineSubcommand<S extends z.ZodType>(def: SubcommandDef<S>): Su
         prepared: {
           role: roleOf(args),
           target: def.target ? def.target(args) : '',
+          ...projectFlagOf(def.args, args),
           run: (ix) => def.run(ix, args),
         },
       };

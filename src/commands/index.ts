@@ -12,7 +12,7 @@ import { type SlackMessage, warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { audioConnectCommand } from './audio-connect';
-import { authorize } from './authorize';
+import { Denied, authorize, projectGate } from './authorize';
 import { broadcastCommand } from './broadcast';
 import { captionsCommand } from './captions';
 import type { CommandInvocation, Prepared, SlashCommand } from './command';
@@ -114,10 +114,13 @@ export function commandListener(command: SlashCommand, services: Services) {
       text: payload.text,
     };
     try {
-      const allowed = await authorize(ix, prepared.role, { what: label, command: label, target: prepared.target });
+      const attempt = { what: label, command: label, target: prepared.target };
+      const allowed = await authorize(ix, prepared.role, { ...attempt, ...(prepared.projectFlag !== undefined && { projectName: prepared.projectFlag }) });
       if (!allowed) return;
+      ix.gate = projectGate(ix, prepared.role, attempt);
       await prepared.run(ix);
     } catch (error) {
+      if (error instanceof Denied) return;
       noteOutcome('error');
       const slackSaid = slackFailureSentence(error, `\`${label}\``);
       if (slackSaid) logger.warn('command ended on a Slack failure', { error });
