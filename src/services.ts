@@ -10,6 +10,7 @@ import type { Projects } from './api/projects';
 import type { SecretBox } from './crypto';
 import type { Logger } from './log';
 import { Authorizer } from './rbac';
+import { rememberConfigured } from './scrub';
 import { channelProjects } from './rbac/channel-projects';
 import { PublicChannels } from './rbac/visibility';
 import type { Policy } from './rbac/policy';
@@ -122,6 +123,7 @@ export class ProjectRegistry {
     const project = this.byName.get(name);
     if (!project) throw new Error(`unknown project “${name}”`);
     this.rotated.set(name, apiSecret);
+    rememberConfigured([apiSecret]);
     this.clients.get(name)?.setCredentials(project.apiKey, apiSecret);
   }
 
