@@ -104,14 +104,13 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 
 export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
   const { config, policy, pollerSettings, logger } = input;
-  // Configured secrets never reach a log line, reply or audit row (src/scrub.ts).
+  // Configured secrets never reach a log line, reply or audit row (src/scrub.ts); the project
+  // registry remembers the projects' own.
   rememberConfigured([
     config.slack.botToken,
     config.slack.signingSecret,
     config.slack.mode === 'socket' ? config.slack.appToken : undefined,
-    config.video.account?.apiSecret,
     pollerSettings.callbackToken,
-    ...config.video.projects.map((p) => p.apiSecret),
   ]);
   const store = createStore(config.databaseUrl, { logger });
   await store.migrate();

@@ -64,6 +64,8 @@ export class ProjectRegistry {
     private readonly video: VideoSettings,
     private readonly factory: ClientFactory = defaultClientFactory,
   ) {
+    // Project and account secrets never reach a log line, reply or audit row (src/scrub.ts).
+    rememberConfigured([...projects.map((p) => p.apiSecret), video.account?.apiSecret]);
     for (const project of projects) {
       this.byName.set(project.name, project);
       for (const channel of project.channels) if (!this.byChannel.has(channel)) this.byChannel.set(channel, project.name);

@@ -51,6 +51,11 @@ const Interaction = z.discriminatedUnion('type', [
     .passthrough(),
 ]);
 
+const INTERACTION_TYPES: ReadonlySet<string> = new Set(['block_actions', 'view_submission', 'view_closed', 'shortcut', 'message_action', 'block_suggestion']);
+
+/** A kind the app does not listen to: Bolt drops it, so only the user it names is checked. */
+const OtherPayload = z.object({ type: text, user: idOf.optional() }).passthrough();
+
 const EventEnvelope = z.discriminatedUnion('type', [
   z.object({ type: z.literal('url_verification'), challenge: text }).passthrough(),
   z
@@ -88,6 +93,7 @@ export function checkParsedBody(body: unknown): ShapeVerdict {
   if (body.command !== undefined) return checked(SlashCommandForm, body, 'slash command');
   if (typeof body.type !== 'string') return { ok: false, problem: 'type: not a string' };
   if (body.type === 'url_verification' || body.type === 'event_callback' || body.type === 'app_rate_limited') return checked(EventEnvelope, body, 'event');
+  if (!INTERACTION_TYPES.has(body.type)) return checked(OtherPayload, body, body.type);
   return checked(Interaction, body, body.type);
 }
 
