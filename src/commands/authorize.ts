@@ -3,7 +3,8 @@
  *
  * A role is checked where the person acts (`ix.channelId`: where the command was typed or the
  * button clicked) for the project the action touches. A command's first check is made before
- * its session is resolved (for `--project` when given, else the channel's project); the gate it
+ * its session is resolved (for `--project` when given, else the named alias's project, else the
+ * channel's project); the gate it
  * then carries (`projectGate`) checks again for every project the command resolves or changes.
  */
 import { type RequiredRole, hasRole } from '../rbac/roles';

@@ -43,6 +43,8 @@ export interface Prepared {
   target: string;
   /** The project named with `--project`, if any: the first role check is made for it. */
   projectFlag?: string;
+  /** The session named (an alias or an ID), if any: an alias's project is checked first when no `--project` is given. */
+  sessionRef?: string;
   run(ix: CommandInvocation): Promise<void>;
 }
 
@@ -58,11 +60,11 @@ export interface SlashCommand extends CommandGrammar {
   readonly subcommands: readonly Subcommand[];
 }
 
-/** The `--project` value, when the form has that flag and it was given. */
-function projectFlagOf(grammar: ArgsGrammar<z.ZodType>, args: unknown): { projectFlag?: string } {
+/** The `--project` value and the session argument, when the form has them and they were given. */
+function projectFlagOf(grammar: ArgsGrammar<z.ZodType>, args: unknown): { projectFlag?: string; sessionRef?: string } {
   if (!grammar.flags.some((flag) => flag.name === 'project')) return {};
-  const project = (args as { project?: unknown } | null)?.project;
-  return typeof project === 'string' ? { projectFlag: project } : {};
+  const { project, session } = (args ?? {}) as { project?: unknown; session?: unknown };
+  return { ...(typeof project === 'string' && { projectFlag: project }), ...(typeof session === 'string' && { sessionRef: session }) };
 }
 
 export function defineSubcommand<S extends z.ZodType>(def: SubcommandDef<S>): Subcommand {

@@ -115,7 +115,8 @@ export function commandListener(command: SlashCommand, services: Services) {
     };
     try {
       const attempt = { what: label, command: label, target: prepared.target };
-      const allowed = await authorize(ix, prepared.role, { ...attempt, ...(prepared.projectFlag !== undefined && { projectName: prepared.projectFlag }) });
+      const projectName = prepared.projectFlag ?? (prepared.sessionRef === undefined ? undefined : (await services.store.getAlias(ix.teamId, prepared.sessionRef.toLowerCase()))?.projectName);
+      const allowed = await authorize(ix, prepared.role, { ...attempt, ...(projectName !== undefined && { projectName }) });
       if (!allowed) return;
       ix.gate = projectGate(ix, prepared.role, attempt);
       await prepared.run(ix);
