@@ -140,9 +140,11 @@ export function commandListener(command: SlashCommand, services: Services) {
  */
 export function register(app: App, services: Services): void {
   const listeners = new Map(COMMANDS.map((command) => [command.command, commandListener(command, services)]));
-  const names = new RegExp(`^(?:${COMMANDS.map((c) => c.command.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')})$`);
-  app.command(names, async (args) => {
+  // Every command, known or not: one the app does not serve (a forged or stale name) is
+  // acknowledged and ignored rather than left for Bolt to time out.
+  app.command(/[\s\S]*/, async (args) => {
     const listener = listeners.get(args.command.command);
     if (listener) await listener(args);
+    else await args.ack();
   });
 }

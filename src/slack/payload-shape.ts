@@ -16,7 +16,25 @@ const SlashCommandForm = z
   .object({ command: text, text: text, user_id: text, channel_id: text, team_id: text, trigger_id: text.optional(), response_url: text.optional() })
   .passthrough();
 
-const withUser = { user: idOf, team: idOf.nullish(), channel: idOf.nullish() };
+// Bolt reads `channel.id` whenever `channel` is not undefined: null would throw in it.
+const withUser = { user: idOf, team: idOf.nullish(), channel: idOf.optional() };
+
+const optionValue = z.object({ value: text }).passthrough();
+/** One input's state in a submitted view, as the form readers use it. */
+const StateElement = z
+  .object({
+    type: text.optional(),
+    value: text.nullish(),
+    selected_option: optionValue.nullish(),
+    selected_options: z.array(optionValue).nullish(),
+    selected_conversation: text.nullish(),
+    selected_channel: text.nullish(),
+    selected_user: text.nullish(),
+    selected_date: text.nullish(),
+    selected_time: text.nullish(),
+  })
+  .passthrough();
+const ViewState = z.object({ values: z.record(text, z.record(text, StateElement)) }).passthrough();
 
 const Interaction = z.discriminatedUnion('type', [
   z
@@ -27,14 +45,15 @@ const Interaction = z.discriminatedUnion('type', [
       response_url: text.optional(),
       trigger_id: text.optional(),
       container: z.object({ channel_id: text.optional() }).passthrough().optional(),
-      view: z.object({ id: text, private_metadata: text.optional() }).passthrough().optional(),
+      view: z.object({ id: text, private_metadata: text.optional(), state: ViewState.optional() }).passthrough().optional(),
+      state: ViewState.optional(),
     })
     .passthrough(),
   z
     .object({
       type: z.literal('view_submission'),
       ...withUser,
-      view: z.object({ id: text, callback_id: text, private_metadata: text.optional(), state: z.object({ values: z.record(text, z.record(text, z.object({}).passthrough())) }).passthrough() }).passthrough(),
+      view: z.object({ id: text, callback_id: text, private_metadata: text.optional(), state: ViewState }).passthrough(),
     })
     .passthrough(),
   z.object({ type: z.literal('view_closed'), ...withUser, view: z.object({ id: text, callback_id: text }).passthrough() }).passthrough(),
@@ -53,9 +72,6 @@ const Interaction = z.discriminatedUnion('type', [
 
 const INTERACTION_TYPES: ReadonlySet<string> = new Set(['block_actions', 'view_submission', 'view_closed', 'shortcut', 'message_action', 'block_suggestion']);
 
-/** A kind the app does not listen to: Bolt drops it, so only the user it names is checked. */
-const OtherPayload = z.object({ type: text, user: idOf.optional() }).passthrough();
-
 const EventEnvelope = z.discriminatedUnion('type', [
   z.object({ type: z.literal('url_verification'), challenge: text }).passthrough(),
   z
@@ -63,10 +79,10 @@ const EventEnvelope = z.discriminatedUnion('type', [
       type: z.literal('event_callback'),
       team_id: text.optional(),
       event_id: text.optional(),
+      authorizations: z.array(z.object({}).passthrough()).optional(),
       event: z.object({ type: text, user: text.optional(), channel: text.optional(), tab: text.optional() }).passthrough(),
     })
     .passthrough(),
-  z.object({ type: z.literal('app_rate_limited') }).passthrough(),
 ]);
 
 export type ShapeVerdict = { ok: true } | { ok: false; problem: string };
@@ -87,14 +103,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An already parsed request body (Bolt's ReceiverEvent body, Socket Mode's payload). */
+/**
+ * An already parsed request body (Bolt's ReceiverEvent body, Socket Mode's payload). It is
+ * classified the way Bolt classifies it (by `event`, `command`, `name`, `actions`, then `type`),
+ * so a body Bolt would route somewhere is checked as what Bolt will take it for, and one Bolt
+ * could not route (it would wait 3 s for an ack nobody sends) is refused.
+ */
 export function checkParsedBody(body: unknown): ShapeVerdict {
   if (!isObject(body)) return { ok: false, problem: 'the body is not an object' };
+  if (body.event !== undefined) return checked(EventEnvelope, body, 'event');
   if (body.command !== undefined) return checked(SlashCommandForm, body, 'slash command');
-  if (typeof body.type !== 'string') return { ok: false, problem: 'type: not a string' };
-  if (body.type === 'url_verification' || body.type === 'event_callback' || body.type === 'app_rate_limited') return checked(EventEnvelope, body, 'event');
-  if (!INTERACTION_TYPES.has(body.type)) return checked(OtherPayload, body, body.type);
-  return checked(Interaction, body, body.type);
+  if (body.type === 'url_verification') return checked(EventEnvelope, body, 'url_verification');
+  if (body.name !== undefined || body.type === 'block_suggestion') return checked(Interaction, body, 'options request');
+  if (body.actions !== undefined || body.type === 'dialog_submission') return checked(Interaction, body, 'action');
+  if (typeof body.type === 'string' && INTERACTION_TYPES.has(body.type)) return checked(Interaction, body, body.type);
+  return { ok: false, problem: 'not a kind of request this app serves' };
 }
 
 /** A raw request body as Slack posts it: a form (slash command, or `payload` JSON) or JSON (events), read as Bolt reads it. */

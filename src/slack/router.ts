@@ -36,7 +36,12 @@ export function routeById(app: App): App {
     const dispatch = async (args: Record<string, unknown>): Promise<void> => {
       const id = ROUTING_KEY[kind](args);
       const handlers = typeof id === 'string' ? found.get(id) : undefined;
-      if (!handlers) return;
+      if (!handlers) {
+        // An id no handler knows (a stale message, a forged payload): acknowledged and ignored,
+        // so Slack shows no error and Bolt does not wait out its 3 s for an ack.
+        await (args.ack as (() => Promise<void>) | undefined)?.();
+        return;
+      }
       await Promise.all(handlers.map((handler) => (handler as (a: unknown) => unknown)(args)));
     };
     const listener = dispatch as unknown as never;
