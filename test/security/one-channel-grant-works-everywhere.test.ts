@@ -120,3 +120,31 @@ describe('finding 1: a one-channel grant works everywhere', () => {
     expect(t.emulator.control.getSession(t.project.apiKey, prod.sessionId).mute.active).toBe(true);
   });
 });
+
+describe('finding 1, project administration: a channel admin grant reaches only the projects the channel uses', () => {
+  let t: TestApp;
+  const CHANNEL_ADMIN = 'U0CHANADMIN';
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      account: true,
+      policy: { defaultRole: 'none', roles: { admin: { users: [USERS.admin] } }, channels: { [A]: { admin: { users: [CHANNEL_ADMIN] } } } },
+      extraProjects: [{ name: 'staging', channels: [A] }],
+    });
+  });
+  afterAll(() => t.close());
+
+  const answer = async (text: string, user: string) => renderedText((await (await t.slash('/video-admin', text, { user, channel: A })).waitForResponse()).body);
+
+  it('refuses account-wide administration and other projects to a channel admin, and audits it', async () => {
+    expect(await answer('projects', CHANNEL_ADMIN)).toContain('`/video-admin projects` needs the admin role');
+    expect(await answer('project prod', CHANNEL_ADMIN)).toContain('`/video-admin project` needs the admin role');
+    const [audit] = await t.store.listAudit(TEAM, 1);
+    expect(audit).toEqual(expect.objectContaining({ userId: CHANNEL_ADMIN, command: '/video-admin project', projectName: 'prod', outcome: 'denied' }));
+  });
+
+  it('lets the channel admin administer staging, the project channel A uses, and a global admin everything', async () => {
+    expect(await answer('project staging', CHANNEL_ADMIN)).not.toContain('needs the admin role');
+    expect(await answer('projects', USERS.admin)).not.toContain('needs the admin role');
+  });
+});
