@@ -4,9 +4,10 @@
  * a listener calls ack() (`processBeforeResponse: false`); the work happens after. Every request
  * runs in its own context (request id, outcome), counted in flight and in the metrics.
  */
-import { App, type CustomRoute, HTTPReceiver, LogLevel, SocketModeReceiver, type webApi } from '@slack/bolt';
+import { App, type CustomRoute, HTTPReceiver, HTTPReceiverDeferredRequestError, LogLevel, SocketModeReceiver, type webApi } from '@slack/bolt';
 import * as actions from './actions';
 import * as commands from './commands';
+import { answerNotFound, loggablePath } from './http/not-found';
 import { healthRoute } from './http/ops-routes';
 import { toBoltLogger } from './log';
 import type { VidopsMetrics } from './metrics/registry';
@@ -14,7 +15,8 @@ import { instrumentedFetch } from './metrics/slack';
 import { noteOutcome } from './request-context';
 import type { Services } from './services';
 import { dedupeDeliveries } from './slack/dedupe';
-import { guardSlackRequests } from './slack/signature-guard';
+import { guardSlackRequests, routedPath } from './slack/signature-guard';
+import { refuseBadShapes } from './slack/shape-middleware';
 import { InFlight } from './slack/in-flight';
 import { instrumentRequests } from './slack/instrument';
 import { routeById } from './slack/router';
@@ -62,12 +64,21 @@ function httpReceiver(
     processBeforeResponse: false,
     customRoutes: [healthRoute(), ...routes],
     logger,
+    // Bolt's own answer names the whole URL in its log line (a callback token with it) and
+    // differs from a wrong token's: every request nothing serves gets the one not-found answer.
+    dispatchErrorHandler: ({ error, request, response }) => {
+      const unhandled = error instanceof HTTPReceiverDeferredRequestError;
+      if (unhandled) services.logger.debug('no route for an HTTP request', { method: request.method, path: loggablePath(request.url) });
+      else services.logger.error('could not route an HTTP request', { method: request.method, path: loggablePath(request.url), error });
+      request.resume();
+      answerNotFound(response);
+    },
   });
   // Bolt lets future-dated timestamps and replays through; the guard refuses them first.
   const listener = guardSlackRequests(receiver.requestListener, { signingSecret, path: EVENTS_PATH, logger: services.logger });
   const gate = services.ackGate;
   receiver.requestListener = (req, res) => {
-    if (draining() && req.url?.startsWith(EVENTS_PATH)) {
+    if (draining() && routedPath(req.url) === EVENTS_PATH) {
       // Read the body first: answering mid-upload would reset the connection instead.
       req.resume();
       req.once('end', () => {
@@ -107,8 +118,10 @@ export function createApp(services: Services, options: SlackAppOptions): App {
     // socket is closed (not dropped) before the process goes on to close the store and exit.
     app.stop = () => socketReceiver.client.disconnect();
   }
-  instrumentRequests(app, { inFlight: options.inFlight ?? new InFlight(), ...(options.metrics && { metrics: options.metrics }) });
+  instrumentRequests(app, { inFlight: options.inFlight ?? new InFlight(), commandNames: commands.COMMAND_NAMES, ...(options.metrics && { metrics: options.metrics }) });
 
+  // Over HTTP the guard refuses bad shapes before Bolt; Socket Mode payloads are checked here.
+  app.use(refuseBadShapes(services.logger));
   // A delivery Slack repeats (late ack) is acknowledged and dropped before any listener runs.
   app.use(dedupeDeliveries({ ledger: services.store, logger: services.logger, clock: services.clock }));
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).

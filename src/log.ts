@@ -5,7 +5,8 @@
  */
 import { LogLevel as BoltLogLevel, type Logger as BoltLogger } from '@slack/logger';
 import { type Logger as PinoLogger, pino } from 'pino';
-import { currentRequestId } from './request-context';
+import { currentRequest, currentRequestId } from './request-context';
+import { scrub } from './scrub';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -64,7 +65,7 @@ const SECRET_SHAPES = [
 const MAX_DEPTH = 8;
 
 export function redactString(text: string): string {
-  return SECRET_SHAPES.reduce((out, shape) => out.replace(shape, REDACTED), text);
+  return scrub(SECRET_SHAPES.reduce((out, shape) => out.replace(shape, REDACTED), text));
 }
 
 /**
@@ -113,6 +114,26 @@ function errorEntries(error: Error): [string, unknown][] {
 }
 
 const RECORD_KEYS = new Set(['time', 'level', 'msg']);
+
+/**
+ * Answers of the video service that mean the asker got something wrong — a stream that is not
+ * there, a second recording of a session already recorded, a value it refuses — as opposed to
+ * the app's own failures (credentials refused 401/403, rate limits 429, 5xx, time-outs).
+ */
+const CALLERS_MISTAKES: ReadonlySet<number> = new Set([400, 404, 405, 408, 409, 410, 413, 422]);
+
+/** An error the person asking caused (see CALLERS_MISTAKES; or refused before it was sent). */
+export function isCallersMistake(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { status, code } = error as { status?: unknown; code?: unknown };
+  return (typeof status === 'number' && CALLERS_MISTAKES.has(status)) || code === 'INVALID_REQUEST';
+}
+
+/** A caller's mistake as a log line shows it: what it was, without the stack. */
+function mistakeSummary(error: Error): LogFields {
+  const { status, code } = error as { status?: unknown; code?: unknown };
+  return { name: error.name, message: error.message, ...(status !== undefined && { status }), ...(code !== undefined && { code }) };
+}
 
 /**
  * Well-known places of secrets, censored by pino itself (fast-redact) in case a record reaches
@@ -195,7 +216,11 @@ class JsonLogger implements Logger {
     return new JsonLogger(this.pino, this.level, { ...this.bindings, ...fields });
   }
 
-  private write(level: LogLevel, msg: string, fields: LogFields | undefined): void {
+  private write(requested: LogLevel, msg: string, fields: LogFields | undefined): void {
+    // warn and error are for the app's own failures: a warning about the asker's mistake is information.
+    const mistake = requested === 'warn' && isCallersMistake(fields?.error);
+    const level: LogLevel = mistake ? 'info' : requested;
+    if (mistake && fields) fields = { ...fields, error: mistakeSummary(fields.error as Error) };
     if (!this.isLevelEnabled(level)) return;
     const record: LogFields = { level, msg };
     const requestId = currentRequestId();
@@ -204,13 +229,17 @@ class JsonLogger implements Logger {
       // A field may not overwrite the record's own keys; keep it under a visible alias.
       record[RECORD_KEYS.has(key) ? `fields.${key}` : key] = value;
     }
+    // The request being handled names its user and channel, whatever a shared logger was bound to.
+    const request = currentRequest();
+    if (request?.user !== undefined) record.user = request.user;
+    if (request?.channel !== undefined) record.channel = request.channel;
     this.pino[level](record);
   }
 }
 
 /**
  * A logger writing JSON lines through pino. Records made while a Slack request is handled
- * carry its `requestId` (see request-context.ts).
+ * carry its `requestId`, `user` and `channel` (see request-context.ts).
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? 'info';

@@ -4,13 +4,18 @@
  * Slack stand-in, one URL to open. Otherwise exits with code 2 and a list of what to set when the
  * configuration is incomplete. On SIGTERM or SIGINT it drains (runtime.ts `stop()`: no new work,
  * in-flight work finished, leases released, store closed) and exits 0, or 1 if that takes over
- * 10 s or a second signal comes.
+ * 10 s or a second signal comes. An unhandled rejection is logged and the process goes on; an
+ * uncaught exception is logged, then the process drains and exits 1 (src/process-failures.ts).
+ * It stops at once, with one sentence, on a Node.js older than package.json's `engines`.
  */
+// First: on an old Node.js nothing else should load (src/node-version.ts).
+import './check-node';
 import { type Env, formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
 import { LocalConfigError, startLocal } from './local/start';
 import { createLogger } from './log';
 import { pollerSettingsFromEnv } from './poller/settings';
-import { parsePolicy } from './rbac/policy';
+import { handleProcessFailures } from './process-failures';
+import { parsePolicy, unknownPolicyProjects } from './rbac/policy';
 import { startVidops } from './runtime';
 
 const SLACK_SETUP = [
@@ -76,6 +81,7 @@ async function runLocal(): Promise<void> {
   process.stdout.write(`vidops local mode: open ${local.url}\n`);
   const say = (message: string) => process.stdout.write(`vidops local mode: ${message}\n`);
   stopOnSignals(local.stop, { info: say, error: say });
+  handleProcessFailures(process, local.vidops.services.logger, { stop: local.stop });
 }
 
 async function main(): Promise<void> {
@@ -91,6 +97,12 @@ async function main(): Promise<void> {
   if (!policy.ok) {
     const where = config.policy ? `VIDOPS_POLICY_FILE (${config.policy.path})` : 'the policy';
     process.stderr.write(formatConfigProblems(policy.problems.map((p) => `${where}: ${p}`)) + '\n');
+    process.exit(2);
+  }
+  const strayProjects = config.video ? unknownPolicyProjects(policy.policy, config.video.projects.map((p) => p.name)) : [];
+  if (strayProjects.length > 0) {
+    const where = config.policy ? `VIDOPS_POLICY_FILE (${config.policy.path})` : 'the policy';
+    process.stderr.write(formatConfigProblems(strayProjects.map((p) => `${where}: ${p}`)) + '\n');
     process.exit(2);
   }
   if (!config.slack || !config.video) {
@@ -113,6 +125,7 @@ async function main(): Promise<void> {
   });
 
   stopOnSignals(vidops.stop, logger);
+  handleProcessFailures(process, logger, { stop: vidops.stop });
 }
 
 main().catch((error: unknown) => {

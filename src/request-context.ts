@@ -16,6 +16,9 @@ export interface RequestContext {
   /** The slash command, action id, callback id or event type. */
   readonly name: string;
   outcome: RequestOutcome;
+  /** Who made the request and where (Slack IDs), named in every log line written for it. */
+  readonly user?: string;
+  readonly channel?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -25,6 +25,7 @@ import { pollerRuntime } from './poller/service';
 import type { PollerSettings } from './poller/settings';
 import type { Policy } from './rbac/policy';
 import { Readiness } from './readiness';
+import { rememberConfigured } from './scrub';
 import { currentRequestId } from './request-context';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { type ClientFactory, createServices, type Services } from './services';
@@ -103,6 +104,14 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 
 export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
   const { config, policy, pollerSettings, logger } = input;
+  // Configured secrets never reach a log line, reply or audit row (src/scrub.ts); the project
+  // registry remembers the projects' own.
+  rememberConfigured([
+    config.slack.botToken,
+    config.slack.signingSecret,
+    config.slack.mode === 'socket' ? config.slack.appToken : undefined,
+    pollerSettings.callbackToken,
+  ]);
   const store = createStore(config.databaseUrl, { logger });
   await store.migrate();
   const metrics = new VidopsMetrics({ processMetrics: true });

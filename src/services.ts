@@ -10,6 +10,9 @@ import type { Projects } from './api/projects';
 import type { SecretBox } from './crypto';
 import type { Logger } from './log';
 import { Authorizer } from './rbac';
+import { rememberConfigured } from './scrub';
+import { channelProjects } from './rbac/channel-projects';
+import { PublicChannels } from './rbac/visibility';
 import type { Policy } from './rbac/policy';
 import { AckGate } from './slack/ack-gate';
 import { UsergroupCache } from './slack/usergroups';
@@ -61,6 +64,8 @@ export class ProjectRegistry {
     private readonly video: VideoSettings,
     private readonly factory: ClientFactory = defaultClientFactory,
   ) {
+    // Project and account secrets never reach a log line, reply or audit row (src/scrub.ts).
+    rememberConfigured([...projects.map((p) => p.apiSecret), video.account?.apiSecret]);
     for (const project of projects) {
       this.byName.set(project.name, project);
       for (const channel of project.channels) if (!this.byChannel.has(channel)) this.byChannel.set(channel, project.name);
@@ -79,6 +84,11 @@ export class ProjectRegistry {
   /** The project whose configured `channels` list this channel, if any. */
   configuredFor(channelId: string): string | undefined {
     return this.byChannel.get(channelId);
+  }
+
+  /** Every project whose configured `channels` list this channel. */
+  configuredAll(channelId: string): string[] {
+    return [...this.byName.values()].filter((p) => p.channels.includes(channelId)).map((p) => p.name);
   }
 
   client(name: string): ProjectClient {
@@ -115,6 +125,7 @@ export class ProjectRegistry {
     const project = this.byName.get(name);
     if (!project) throw new Error(`unknown project “${name}”`);
     this.rotated.set(name, apiSecret);
+    rememberConfigured([apiSecret]);
     this.clients.get(name)?.setCredentials(project.apiKey, apiSecret);
   }
 
@@ -180,6 +191,8 @@ export interface Services {
   usageCache: UsageCache;
   /** Seals secrets stored at rest (key from VIDOPS_SECRET_KEY); absent when no key is configured. */
   secretBox?: SecretBox;
+  /** Which channels are public, for what App Home may show (src/rbac/visibility.ts). */
+  publicChannels: PublicChannels;
 }
 
 export interface ServicesInput {
@@ -207,12 +220,13 @@ export interface ServicesInput {
 export function createServices(input: ServicesInput): Services {
   const clock = input.clock ?? Date.now;
   const usergroups = new UsergroupCache({ ttlMs: input.usergroupTtlMs, clock });
+  const projects = new ProjectRegistry(input.projects, input.defaultProject, input.video, input.clientFactory);
   return {
     store: input.store,
     track: storeTracker(input.store, clock, input.watchMaxAgeMs),
     logger: input.logger,
-    projects: new ProjectRegistry(input.projects, input.defaultProject, input.video, input.clientFactory),
-    authorizer: new Authorizer(input.policy, input.admins ?? [], usergroups, input.logger.child({ component: 'rbac' })),
+    projects,
+    authorizer: new Authorizer(input.policy, input.admins ?? [], usergroups, input.logger.child({ component: 'rbac' }), channelProjects({ store: input.store, projects })),
     auditChannel: input.auditChannel,
     clock,
     ackGate: new AckGate(),
@@ -220,6 +234,7 @@ export function createServices(input: ServicesInput): Services {
     watchMaxAgeMs: input.watchMaxAgeMs ?? MAX_WATCH_AGE_MS,
     insights: insightsRegistry(input.projects, input.insightsUrl, input.insightsFactory ?? defaultInsightsFactory),
     usageCache: new UsageCache(),
+    publicChannels: new PublicChannels(clock),
     ...(input.secretBox ? { secretBox: input.secretBox } : {}),
   };
 }

@@ -159,7 +159,7 @@ export function register(app: App, services: Services): void {
     const show = (message: Parameters<typeof inModal>[0]) =>
       inModal(message).catch((error: unknown) => ix.logger.warn('could not update the broadcast form', { error: slackErrorCode(error) ?? error }));
     const attempt = { what: TITLE, command: '/broadcast start', target: `session ${session.sessionId}`, projectName: session.projectName };
-    const { role } = await services.authorizer.roleOf(client, ix.userId, ix.channelId);
+    const { role } = await services.authorizer.roleOf(client, ix.userId, { teamId: ix.teamId, projectName: session.projectName, ...(ix.channelId ? { channelId: ix.channelId } : {}) });
     if (!hasRole(role, 'moderator')) {
       await ack({ response_action: 'update', view: infoModal(TITLE, ':hourglass_flowing_sand: Checking…') });
       await authorize(ix, 'moderator', attempt, show);

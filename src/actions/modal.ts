@@ -2,6 +2,7 @@
 import type { Interaction } from '../commands/command';
 import type { SlackMessage } from '../views/blocks';
 import { infoModal } from '../views/modals';
+import { scrub } from '../scrub';
 
 /** The text of a one-section message, which is what denials, errors and results are. */
 export function mainText(message: SlackMessage): string {
@@ -10,5 +11,5 @@ export function mainText(message: SlackMessage): string {
 }
 
 export function showInModal(ix: Interaction, viewId: string, title: string) {
-  return (message: SlackMessage) => ix.client.views.update({ view_id: viewId, view: infoModal(title, mainText(message)) });
+  return (message: SlackMessage) => ix.client.views.update({ view_id: viewId, view: infoModal(title, scrub(mainText(message))) });
 }

@@ -1,21 +1,26 @@
 /**
  * Global shortcut "Mute everyone in a session": a modal with the session picker (the latest
- * session pre-selected) and the channel to tell; submitting it is the confirmation.
+ * session of a project the person moderates pre-selected) and the channel to tell; submitting it
+ * is the confirmation. Someone who moderates no project gets the denial instead of the form. The
+ * role is checked for the session's project with no acting channel: the channel picked is where
+ * the notice goes, never where authority comes from.
  */
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { authorize } from '../commands/authorize';
+import type { Interaction } from '../commands/command';
+import { visibleSessions } from '../rbac/visibility';
 import { performStateChange } from '../commands/perform';
 import { decodeSessionOption, encodeSessionOption } from '../commands/session-ref';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
 import { openFormOrSay } from '../slack/slack-failure';
-import { textMessage } from '../views/blocks';
+import { type SlackMessage, textMessage } from '../views/blocks';
 import { ACTION, BLOCK, CALLBACK } from '../views/ids';
 import { infoModal, muteEveryoneModal } from '../views/modals';
 import { muteAllNotice } from '../views/notices';
 import { recentOption } from '../views/session-options';
 import { fromShortcut, fromViewAction } from './context';
-import { showInModal } from './modal';
+import { mainText, showInModal } from './modal';
 
 type ShortcutArgs = SlackShortcutMiddlewareArgs<GlobalShortcut> & { client: App['client'] };
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & { client: App['client'] };
@@ -37,19 +42,42 @@ export function readMuteEveryoneForm(values: ViewState, hasProject: (name: strin
   return { ok: true, session, ...(channelId ? { channelId } : {}) };
 }
 
+/** The projects where `userId` may mute everyone from a shortcut (global and project grants). */
+async function moderatedProjects(services: Services, client: App['client'], userId: string, teamId: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const projectName of services.projects.names()) {
+    if (await services.authorizer.allows(client, userId, { teamId, projectName }, 'moderator')) names.push(projectName);
+  }
+  return names;
+}
+
+/** The denial for someone who moderates no project, audited like any other. */
+async function denialWithoutProject(ix: Interaction): Promise<SlackMessage> {
+  let denial: SlackMessage | undefined;
+  await authorize(ix, 'moderator', { what: TITLE, command: '/mute-all', target: 'shortcut', projectName: ix.services.projects.defaultName }, async (message) => {
+    denial = message;
+  });
+  return denial ?? textMessage(`:no_entry: \`${TITLE}\` needs the moderator role.`);
+}
+
 export function register(app: App, services: Services): void {
   app.shortcut<GlobalShortcut>(CALLBACK.muteEveryoneShortcut, async ({ ack, body, client }: ShortcutArgs) => {
     await ack();
     const ix = fromShortcut(services, client, body, CALLBACK.muteEveryoneShortcut);
-    // Open within the trigger's 3 s: only a local store read comes first.
-    const [latest] = await services.store.listRecentSessions(ix.teamId, 1).catch(() => []);
-    const aliases = latest ? await services.store.listAliases(ix.teamId, undefined, 100).catch(() => []) : [];
+    // A shortcut is taken nowhere in particular: only global and project grants hold. The role
+    // is checked before the form opens, so someone without it sees no session.
+    const viewer = { client, authorizer: services.authorizer, userId: ix.userId, teamId: ix.teamId, projects: services.projects.names() };
+    const moderated = await moderatedProjects(services, ix.client, ix.userId, ix.teamId);
+    if (moderated.length === 0) {
+      const denial = await denialWithoutProject(ix);
+      await openFormOrSay(ix, { trigger_id: body.trigger_id, view: infoModal(TITLE, mainText(denial)) });
+      return;
+    }
+    const [latest] = (await services.store.listRecentSessions(ix.teamId, 20).catch(() => [])).filter((r) => moderated.includes(r.projectName));
+    const aliases = latest ? (await visibleSessions(viewer, { aliases: await services.store.listAliases(ix.teamId, undefined, 100).catch(() => []), recent: [] })).aliases : [];
     const aliasFor = latest ? aliases.find((a) => a.sessionId === latest.sessionId && a.projectName === latest.projectName)?.alias : undefined;
     const initial = latest && encodeSessionOption(latest.projectName, latest.sessionId).length <= 150 ? recentOption(latest, encodeSessionOption, aliasFor) : undefined;
-    const opened = await openFormOrSay(ix, { trigger_id: body.trigger_id, view: muteEveryoneModal(initial) });
-    const viewId = opened?.view?.id;
-    if (!viewId) return;
-    await authorize(ix, 'moderator', { what: TITLE, command: '/mute-all', target: 'shortcut' }, showInModal(ix, viewId, TITLE));
+    await openFormOrSay(ix, { trigger_id: body.trigger_id, view: muteEveryoneModal(initial) });
   });
 
   app.view<ViewSubmitAction>(CALLBACK.muteEveryoneModal, async ({ ack, body, view, client }: SubmitArgs) => {
@@ -60,7 +88,8 @@ export function register(app: App, services: Services): void {
     }
     const { session, channelId } = form;
     await ack({ response_action: 'update', view: infoModal(TITLE, ':hourglass_flowing_sand: Muting everyone…') });
-    const ix = fromViewAction(services, client, body, CALLBACK.muteEveryoneModal, channelId);
+    // The acting channel is none (a shortcut's form): the channel picked is only where to tell.
+    const ix = fromViewAction(services, client, body, CALLBACK.muteEveryoneModal);
     const show = showInModal(ix, view.id, TITLE);
     const allowed = await authorize(ix, 'moderator', { what: TITLE, command: '/mute-all', target: `session ${session.sessionId}`, projectName: session.projectName }, show);
     if (!allowed) return;
@@ -76,6 +105,7 @@ export function register(app: App, services: Services): void {
         errorContext: { operation: 'mute-all', sessionId: session.sessionId },
         call: (video) => video.moderation.muteAll(session.sessionId, { active: true }),
         notice: () => muteAllNotice(ix.userId, session, []),
+        ...(channelId ? { channelId } : {}),
       },
       { quiet: true },
     );

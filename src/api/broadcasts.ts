@@ -257,7 +257,9 @@ export class Broadcasts {
 
   async start(options: StartBroadcastOptions, call?: CallOptions): Promise<Broadcast> {
     const body = startBroadcastBody(options);
-    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, parse: json(broadcastSchema) }, call);
+    // RTMP stream names are stream keys: scrubbed from anything the service echoes.
+    const secrets = ((body.outputs as { rtmp?: RtmpOutput[] }).rtmp ?? []).map((output) => output.streamName);
+    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, secrets, parse: json(broadcastSchema) }, call);
   }
 
   async stop(broadcastId: string, call?: CallOptions): Promise<Broadcast> {

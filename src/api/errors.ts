@@ -3,6 +3,7 @@
  * Errors never carry the X-SERVICE-AUTH header, API secrets, participant tokens or
  * upload-target keys: the factory scrubs every body it copies into `message` or `raw`.
  */
+import { scrub } from '../scrub';
 
 export interface VideoApiErrorDetails {
   status?: number;
@@ -141,7 +142,7 @@ const SECRET_XML_FIELD = new RegExp(`<(${SECRET_FIELDS.join('|')})>[^<]*</\\1>`,
 
 /** Removes known secret values and secret-named fields from text that may end up in logs. */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
+  let out = scrub(text);
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join(REDACTED);
   }

@@ -16,6 +16,7 @@ import {
 } from './errors';
 import { type VideoRequestObserver, operationName } from './observer';
 import { type AttemptFailure, type HttpMethod, type RetryPolicy, parseRetryAfter, retryDelayMs, shouldRetry } from './retry';
+import { rememberSent } from '../scrub';
 
 export interface Timeouts {
   /** Opening a TCP/TLS connection. */
@@ -164,6 +165,8 @@ export class HttpTransport {
   }
 
   async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
+    // Secrets the request carries are scrubbed from whatever this Slack request echoes (src/scrub.ts).
+    rememberSent(req.secrets ?? []);
     const secrets = [...(req.secrets ?? []), ...this.#config.credentialSecrets()];
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -1,5 +1,6 @@
 /** Audit records for every state-changing action and every denial; mirrored to the audit channel. */
 import { noteOutcome } from '../request-context';
+import { scrubDeep } from '../scrub';
 import type { AuditOutcome } from '../store/types';
 import { auditChannelMessage } from '../views/audit';
 import type { Interaction } from './command';
@@ -14,7 +15,7 @@ export interface AuditRecord {
 
 export async function recordAudit(ix: Interaction, record: AuditRecord): Promise<void> {
   if (record.outcome !== 'ok') noteOutcome(record.outcome);
-  const entry = {
+  const entry = scrubDeep({
     at: ix.services.clock(),
     teamId: ix.teamId,
     userId: ix.userId,
@@ -24,7 +25,7 @@ export async function recordAudit(ix: Interaction, record: AuditRecord): Promise
     target: record.target,
     outcome: record.outcome,
     ...(record.error !== undefined ? { error: record.error } : {}),
-  };
+  });
   try {
     await ix.services.store.appendAudit(entry);
   } catch (err) {

@@ -1,4 +1,12 @@
-/** The role check every command and button goes through; denials are explained and audited. */
+/**
+ * The role check every command and button goes through; denials are explained and audited.
+ *
+ * A role is checked where the person acts (`ix.channelId`: where the command was typed or the
+ * button clicked) for the project the action touches. A command's first check is made before
+ * its session is resolved (for `--project` when given, else the named alias's project, else the
+ * channel's project); the gate it
+ * then carries (`projectGate`) checks again for every project the command resolves or changes.
+ */
 import { type RequiredRole, hasRole } from '../rbac/roles';
 import { replyEphemeral } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
@@ -13,13 +21,14 @@ export interface Attempt {
   /** As the audit records it. */
   command: string;
   target: string;
-  /** When known; otherwise the channel's project is recorded. */
+  /** The project touched, when known; otherwise the acting channel's project. */
   projectName?: string;
 }
 
 /**
- * True when the caller holds `required`. Otherwise the denial is audited and shown — as an
- * ephemeral reply by default, or through `show` (e.g. into a modal).
+ * True when the caller holds `required` where they act, for the project touched. Otherwise the
+ * denial is audited and shown — as an ephemeral reply by default, or through `show` (e.g. into a
+ * modal).
  */
 export async function authorize(
   ix: Interaction,
@@ -27,13 +36,14 @@ export async function authorize(
   attempt: Attempt,
   show: (message: SlackMessage) => Promise<unknown> = (message) => replyEphemeral(ix, message),
 ): Promise<boolean> {
-  const { role, uncheckedGroups } = await ix.services.authorizer.roleOf(ix.client, ix.userId, ix.channelId);
-  if (hasRole(role, required)) return true;
   let projectName = attempt.projectName;
   if (projectName === undefined) {
     const project = await resolveProject(ix.services, { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId });
-    projectName = project.ok ? project.value.projectName : '';
+    projectName = project.ok ? project.value.projectName : ix.services.projects.defaultName;
   }
+  const scope = { teamId: ix.teamId, projectName, ...(ix.channelId ? { channelId: ix.channelId } : {}) };
+  const { role, uncheckedGroups } = await ix.services.authorizer.roleOf(ix.client, ix.userId, scope);
+  if (hasRole(role, required)) return true;
   await recordAudit(ix, {
     command: attempt.command,
     target: attempt.target,
@@ -43,4 +53,22 @@ export async function authorize(
   });
   await show(deniedMessage({ what: attempt.what, required, actual: role, admins: ix.services.authorizer.adminContacts(), uncheckedGroups }));
   return false;
+}
+
+/** Thrown by a gate after it has shown and audited a denial; the command's dispatcher ends quietly on it. */
+export class Denied extends Error {
+  constructor(readonly projectName: string) {
+    super(`denied on project ${projectName}`);
+    this.name = 'Denied';
+  }
+}
+
+/** Checks the role again for a project an action is about to resolve or change. */
+export type ProjectGate = (projectName: string) => Promise<void>;
+
+/** The gate a command carries once its first check passed: the same role, for each project it touches. */
+export function projectGate(ix: Interaction, required: RequiredRole, attempt: Omit<Attempt, 'projectName'>): ProjectGate {
+  return async (projectName) => {
+    if (!(await authorize(ix, required, { ...attempt, projectName }))) throw new Denied(projectName);
+  };
 }

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { RequiredRole } from '../rbac/roles';
+import type { ProjectGate } from './authorize';
 import type { Services } from '../services';
 import type { Audience, RespondFn } from '../slack/respond';
 import { type ArgsGrammar, type CommandGrammar, type SubcommandGrammar, type Token, parseArgs } from './grammar';
@@ -13,6 +14,8 @@ export interface Interaction extends Audience {
   services: Services;
   teamId: string;
   triggerId?: string;
+  /** A command's role check for each project it resolves or changes (see authorize.ts). */
+  gate?: ProjectGate;
 }
 
 /** A slash command after the ack: the text, and Bolt's `respond` bound to its response_url. */
@@ -38,6 +41,10 @@ export interface SubcommandDef<S extends z.ZodType> {
 export interface Prepared {
   role: RequiredRole;
   target: string;
+  /** The project named with `--project`, if any: the first role check is made for it. */
+  projectFlag?: string;
+  /** The session named (an alias or an ID), if any: an alias's project is checked first when no `--project` is given. */
+  sessionRef?: string;
   run(ix: CommandInvocation): Promise<void>;
 }
 
@@ -51,6 +58,13 @@ export interface Subcommand extends SubcommandGrammar {
 
 export interface SlashCommand extends CommandGrammar {
   readonly subcommands: readonly Subcommand[];
+}
+
+/** The `--project` value and the session argument, when the form has them and they were given. */
+function projectFlagOf(grammar: ArgsGrammar<z.ZodType>, args: unknown): { projectFlag?: string; sessionRef?: string } {
+  if (!grammar.flags.some((flag) => flag.name === 'project')) return {};
+  const { project, session } = (args ?? {}) as { project?: unknown; session?: unknown };
+  return { ...(typeof project === 'string' && { projectFlag: project }), ...(typeof session === 'string' && { sessionRef: session }) };
 }
 
 export function defineSubcommand<S extends z.ZodType>(def: SubcommandDef<S>): Subcommand {
@@ -69,6 +83,7 @@ export function defineSubcommand<S extends z.ZodType>(def: SubcommandDef<S>): Su
         prepared: {
           role: roleOf(args),
           target: def.target ? def.target(args) : '',
+          ...projectFlagOf(def.args, args),
           run: (ix) => def.run(ix, args),
         },
       };

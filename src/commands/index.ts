@@ -12,7 +12,7 @@ import { type SlackMessage, warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { audioConnectCommand } from './audio-connect';
-import { authorize } from './authorize';
+import { Denied, authorize, projectGate } from './authorize';
 import { broadcastCommand } from './broadcast';
 import { captionsCommand } from './captions';
 import type { CommandInvocation, Prepared, SlashCommand } from './command';
@@ -114,10 +114,14 @@ export function commandListener(command: SlashCommand, services: Services) {
       text: payload.text,
     };
     try {
-      const allowed = await authorize(ix, prepared.role, { what: label, command: label, target: prepared.target });
+      const attempt = { what: label, command: label, target: prepared.target };
+      const projectName = prepared.projectFlag ?? (prepared.sessionRef === undefined ? undefined : (await services.store.getAlias(ix.teamId, prepared.sessionRef.toLowerCase()))?.projectName);
+      const allowed = await authorize(ix, prepared.role, { ...attempt, ...(projectName !== undefined && { projectName }) });
       if (!allowed) return;
+      ix.gate = projectGate(ix, prepared.role, attempt);
       await prepared.run(ix);
     } catch (error) {
+      if (error instanceof Denied) return;
       noteOutcome('error');
       const slackSaid = slackFailureSentence(error, `\`${label}\``);
       if (slackSaid) logger.warn('command ended on a Slack failure', { error });
@@ -136,9 +140,11 @@ export function commandListener(command: SlashCommand, services: Services) {
  */
 export function register(app: App, services: Services): void {
   const listeners = new Map(COMMANDS.map((command) => [command.command, commandListener(command, services)]));
-  const names = new RegExp(`^(?:${COMMANDS.map((c) => c.command.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')})$`);
-  app.command(names, async (args) => {
+  // Every command, known or not: one the app does not serve (a forged or stale name) is
+  // acknowledged and ignored rather than left for Bolt to time out.
+  app.command(/[\s\S]*/, async (args) => {
     const listener = listeners.get(args.command.command);
     if (listener) await listener(args);
+    else await args.ack();
   });
 }

@@ -32,6 +32,8 @@ export type StateChangeResult<T> =
  * shows it elsewhere, e.g. in a modal).
  */
 export async function performStateChange<T>(ix: Interaction, change: StateChange<T>, options: { quiet?: boolean } = {}): Promise<StateChangeResult<T>> {
+  // The role is checked again for the project this change touches, whatever was checked before.
+  await ix.gate?.(change.projectName);
   let result: T;
   try {
     result = await change.call(ix.services.projects.client(change.projectName));

@@ -16,6 +16,8 @@ export interface Scope {
   teamId: string;
   channelId?: string;
   userId: string;
+  /** Checks the asker's role for the project resolved; a denial ends the command (see authorize.ts). */
+  gate?: (projectName: string) => Promise<void>;
 }
 
 export type ProjectSource = 'flag' | 'alias' | 'channel' | 'configured' | 'default';
@@ -51,6 +53,12 @@ function unknownProject(deps: Deps, name: string): string {
 
 /** The project for a command that names no session (or before the session is known). */
 export async function resolveProject(deps: Deps, scope: Scope, projectFlag?: string): Promise<Resolution<ResolvedProject>> {
+  const resolved = await findProject(deps, scope, projectFlag);
+  if (resolved.ok) await scope.gate?.(resolved.value.projectName);
+  return resolved;
+}
+
+async function findProject(deps: Deps, scope: Scope, projectFlag?: string): Promise<Resolution<ResolvedProject>> {
   if (projectFlag !== undefined) {
     if (!deps.projects.has(projectFlag)) return { ok: false, message: unknownProject(deps, projectFlag) };
     return { ok: true, value: { projectName: projectFlag, source: 'flag' } };
@@ -110,7 +118,7 @@ export async function resolveSession(
     if (projectFlag === undefined && boundProject && deps.projects.has(boundProject)) {
       project = { ok: true, value: { projectName: boundProject, source: 'channel' } };
     } else {
-      project = await resolveProject(deps, scope, projectFlag);
+      project = await findProject(deps, scope, projectFlag);
     }
     if (!project.ok) return project;
     resolved = { ...project.value, sessionId: sessionRef, sessionSource };
@@ -121,6 +129,7 @@ export async function resolveSession(
     };
   }
 
+  await scope.gate?.(resolved.projectName);
   try {
     await deps.store.touchRecentSession({
       teamId: scope.teamId,

@@ -63,8 +63,14 @@ const projectArg = {
 const projectSchema = z.object({ project: identifier('a project API key or name') });
 const projectTargetText = (args: { project: string }) => `project ${args.project}`;
 
-/** Runs `then` unless the setup is missing, which is explained instead. */
-async function withSetup(ix: CommandInvocation, subcommand: string, needsSecretKey: boolean, then: () => Promise<void>): Promise<void> {
+/**
+ * Runs `then` unless the setup is missing, which is explained instead. The role is checked again
+ * for what is touched, as the buttons check it: a configured project by its name, anything else
+ * (another project's key, the account) with global grants only.
+ */
+async function withSetup(ix: CommandInvocation, subcommand: string, needsSecretKey: boolean, then: () => Promise<void>, projectWord?: string): Promise<void> {
+  const apiKey = projectWord === undefined ? undefined : resolveProjectKey(ix.services, projectWord);
+  await ix.gate?.(apiKey === undefined ? '' : (ix.services.projects.namesForApiKey(apiKey)[0] ?? ''));
   const problem = adminSetupProblem(ix.services, `${ADMIN_COMMAND} ${subcommand}`, needsSecretKey);
   if (problem) return replyEphemeral(ix, problem);
   return then();
@@ -102,7 +108,7 @@ const projectSub = defineSubcommand({
       const details = await readProject(ix, apiKey);
       if (!details) return;
       await replyEphemeral(ix, projectCard(details, { usedBy: ix.services.projects.namesForApiKey(details.apiKey) }));
-    });
+    }, args.project);
   },
 });
 
@@ -144,7 +150,7 @@ function statusSub(status: ProjectStatus) {
           return replyEphemeral(ix, textMessage(`Project ${projectText(details)} is ${state}; nothing to do.`));
         }
         await replyEphemeral(ix, statusConfirmCard(details, status, ix.services.projects.namesForApiKey(details.apiKey)));
-      });
+      }, args.project);
     },
   });
 }
@@ -160,7 +166,7 @@ const deleteSub = defineSubcommand({
       const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
       if (!details) return;
       await replyEphemeral(ix, deleteConfirmCard(details, ix.services.projects.namesForApiKey(details.apiKey)));
-    });
+    }, args.project);
   },
 });
 
@@ -176,7 +182,7 @@ const rotateSub = defineSubcommand({
       if (!details) return;
       const usedBy = ix.services.projects.namesForApiKey(details.apiKey);
       await replyEphemeral(ix, rotateConfirmCard(details, usedBy, projectSecretName(details.apiKey)));
-    });
+    }, args.project);
   },
 });
 

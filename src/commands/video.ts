@@ -102,7 +102,7 @@ const useSub = defineSubcommand({
   async run(ix, args) {
     const store = ix.services.store;
     if (!ix.channelId) return replyEphemeral(ix, warning('Run this in the channel whose defaults you want to see or set.'));
-    const scope = { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId };
+    const scope = { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId, gate: ix.gate };
     if (args.session === undefined && args.project === undefined) {
       const project = await resolveProject(ix.services, scope);
       const binding = await store.getChannelBinding(ix.teamId, ix.channelId);

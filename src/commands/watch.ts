@@ -53,7 +53,7 @@ function readArgs(args: { scope?: string; kinds?: string }): { scope?: string; k
 
 /** The project and session (or ALL_SESSIONS) the words name; the channel's default session when none. */
 async function resolveScope(ix: CommandInvocation, scope: string | undefined, project: string | undefined): Promise<{ ok: true; projectName: string; sessionId: string } | { ok: false; message: string }> {
-  const where = { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId };
+  const where = { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId, gate: ix.gate };
   if (scope?.toLowerCase() === 'all') {
     const resolved = await resolveProject(ix.services, where, project);
     return resolved.ok ? { ok: true, projectName: resolved.value.projectName, sessionId: ALL_SESSIONS } : resolved;

@@ -1,14 +1,16 @@
 /**
  * POST /callbacks/video/<token>: the video service's composer-ended and captions-ended
  * callbacks. The service signs nothing, so a secret in the path is the guard: compared in
- * constant time, and any other token (or method) gets the same 404 as an unknown path, so the
- * route does not reveal itself. The token never reaches a log line. The body is only a hint
+ * constant time, and any other token (or method), or any longer path under it, gets the same
+ * 404 as an unknown path (not-found.ts), so the route does not reveal itself. The token never
+ * reaches a log line (the receiver logs unknown paths through `loggablePath`). The body is only a hint
  * (its payload is not specified); what it names is polled at once.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from '../log';
+import { answerNotFound } from './not-found';
 
 export const VIDEO_CALLBACK_ROUTE = '/callbacks/video/:token';
 /** Callback bodies are small JSON documents; anything larger is cut off and read as no hint. */
@@ -48,6 +50,7 @@ function parseJson(text: string | undefined): unknown {
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
+  if (status === 404) return answerNotFound(res);
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
@@ -63,7 +66,7 @@ export function videoCallbackRoute(options: VideoCallbackOptions): CustomRoute {
         const given = (req as IncomingMessage & { params?: Record<string, string | undefined> }).params?.token ?? '';
         if (req.method !== 'POST' || !sameSecret(given, options.token)) {
           req.resume();
-          logger.warn('video callback refused (wrong token or method)', { method: req.method });
+          logger.info('video callback refused (wrong token or method)', { method: req.method });
           reply(res, 404, { ok: false, error: 'not_found' });
           return;
         }

@@ -5,6 +5,7 @@
  * `req.params`), so the same route objects serve both modes.
  */
 import { type IncomingMessage, type Server, createServer } from 'node:http';
+import { answerNotFound } from './not-found';
 import type { AddressInfo } from 'node:net';
 import type { CustomRoute } from '@slack/bolt';
 
@@ -50,8 +51,7 @@ export async function startOpsServer(options: { port: number; host?: string; rou
       }
     }
     req.resume();
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: false, error: 'not_found' }));
+    answerNotFound(res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -11,14 +11,20 @@
  *   },
  *   "channels": {
  *     "C0STANDUP": { "moderator": { "groups": ["S0HOSTS"] } }
+ *   },
+ *   "projects": {
+ *     "prod": { "moderator": { "users": ["U0RELEASE"] } }
  *   }
  * }
  * ```
  *
  * - `users` are Slack user IDs (U… or W…), `groups` Slack user-group IDs (S…); group members
  *   are looked up with `usergroups.users.list` and cached for a few minutes.
- * - `channels` grants roles only for commands run in that channel (and for buttons on messages
- *   in it); they add to the global roles, never lower them.
+ * - `channels` grants roles only for actions taken in that channel (commands typed there, buttons
+ *   clicked on its messages) on the projects that channel may use: those bound to it (`/video use
+ *   --project`, a project's configured `channels`), else the default project. They add to the
+ *   global roles, never lower them.
+ * - `projects` grants roles on one project wherever its holder acts ("moderator of prod").
  * - `defaultRole` is what everyone else gets: `viewer` (default) or `none` (no access at all).
  * - Without a policy, everyone is a viewer; the user IDs in VIDOPS_ADMINS are admins in every
  *   case.
@@ -56,6 +62,7 @@ export const PolicySchema = z
         }
       })
       .default({}),
+    projects: z.record(z.string().min(1), RoleGrantsSchema).default({}),
   })
   .strict();
 
@@ -63,7 +70,7 @@ export type Grant = z.output<typeof GrantSchema>;
 export type RoleGrants = z.output<typeof RoleGrantsSchema>;
 export type Policy = z.output<typeof PolicySchema>;
 
-export const EMPTY_POLICY: Policy = { defaultRole: 'viewer', roles: {}, channels: {} };
+export const EMPTY_POLICY: Policy = { defaultRole: 'viewer', roles: {}, channels: {}, projects: {} };
 
 export type PolicyResult = { ok: true; policy: Policy } | { ok: false; problems: string[] };
 
@@ -103,4 +110,11 @@ function formatPath(path: readonly PropertyKey[]): string {
 /** Every user ID the policy makes an admin directly (used to tell people whom to ask). */
 export function policyAdmins(policy: Policy): string[] {
   return [...(policy.roles.admin?.users ?? [])];
+}
+
+/** Projects the policy grants roles on that are not configured (a typo would grant nothing). */
+export function unknownPolicyProjects(policy: Policy, configured: readonly string[]): string[] {
+  return Object.keys(policy.projects)
+    .filter((name) => !configured.includes(name))
+    .map((name) => `projects.${name}: there is no configured project named “${name}” (the projects are ${configured.join(', ')})`);
 }

@@ -43,17 +43,43 @@ export function describeRequest(body: Record<string, unknown>): RequestKind {
   }
 }
 
+function idOf(value: unknown): string | undefined {
+  return text((value as { id?: unknown } | null | undefined)?.id);
+}
+
+/** Who sent a request and from which channel, when its body says (pure). */
+export function actorOf(body: Record<string, unknown>): { user?: string; channel?: string } {
+  const event = body.event as Record<string, unknown> | undefined;
+  const user = text(body.user_id) ?? idOf(body.user) ?? text(event?.user);
+  const channel = text(body.channel_id) ?? idOf(body.channel) ?? text((body.container as Record<string, unknown> | undefined)?.channel_id) ?? text(event?.channel);
+  return { ...(user !== undefined && { user }), ...(channel !== undefined && { channel }) };
+}
+
 export interface InstrumentOptions {
   inFlight: InFlight;
   metrics?: VidopsMetrics;
+  /** The slash commands the app serves: the only values of the `command` label (others count as `other`). */
+  commandNames?: readonly string[];
 }
 
-export function instrumentRequests(app: App, { inFlight, metrics }: InstrumentOptions): void {
+/** Request kinds Slack sends; the only values of the `kind` label (others count as `other`). */
+const KINDS: ReadonlySet<string> = new Set(['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut', 'options', 'event', 'url_verification', 'app_rate_limited']);
+
+/** A metric label from a known set, else `other`: labels from payloads would be unbounded. */
+export function knownLabel(value: string, known: ReadonlySet<string>): string {
+  return known.has(value) ? value : 'other';
+}
+
+export function instrumentRequests(app: App, { inFlight, metrics, commandNames = [] }: InstrumentOptions): void {
   const processEvent = app.processEvent.bind(app);
+  const commands = new Set(commandNames);
   app.processEvent = async (event: ReceiverEvent): Promise<void> => {
     const started = performance.now();
-    const { kind, name } = describeRequest(event.body as Record<string, unknown>);
-    const context: RequestContext = { requestId: newRequestId(), kind, name, outcome: 'ok' };
+    const described = describeRequest(typeof event.body === 'object' && event.body !== null ? (event.body as Record<string, unknown>) : {});
+    const kind = knownLabel(described.kind, KINDS);
+    const { name } = described;
+    const body = typeof event.body === 'object' && event.body !== null ? (event.body as Record<string, unknown>) : {};
+    const context: RequestContext = { requestId: newRequestId(), kind, name, outcome: 'ok', ...actorOf(body) };
     const ack = event.ack;
     let acked = false;
     const timedAck: ReceiverEvent['ack'] = async (response) => {
@@ -73,7 +99,7 @@ export function instrumentRequests(app: App, { inFlight, metrics }: InstrumentOp
     } finally {
       inFlight.finish();
       metrics?.slackRequestsInFlight.dec();
-      if (kind === 'command') metrics?.commands.inc({ command: name, outcome: context.outcome });
+      if (kind === 'command') metrics?.commands.inc({ command: knownLabel(name, commands), outcome: context.outcome });
       else metrics?.interactions.inc({ kind, outcome: context.outcome });
     }
   };

@@ -43,7 +43,8 @@ function singleShot(app: webApi.WebClient, logger: Logger, timeoutMs: number): w
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
       timeout: timeoutMs,
-      logger: toBoltLogger(logger.child({ component: 'slack-post-once' })),
+      // Shared by every later request: no request's user or channel bound in (log.ts adds the current one's).
+      logger: toBoltLogger(logger.child({ component: 'slack-post-once', user: undefined, channel: undefined })),
     });
     clients.set(app, client);
   }

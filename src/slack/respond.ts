@@ -9,6 +9,7 @@ import type { SlackMessage } from '../views/blocks';
 import { context } from '../views/blocks';
 import { slackFailureReason } from './failure-reason';
 import { postOnce } from './post-once';
+import { scrubDeep } from '../scrub';
 
 export interface ResponseMessage extends SlackMessage {
   response_type?: 'ephemeral' | 'in_channel';
@@ -37,7 +38,8 @@ export function slackErrorCode(err: unknown): string | undefined {
 }
 
 /** An answer only the asker sees. */
-export async function replyEphemeral(to: Audience, message: SlackMessage, options: { replaceOriginal?: boolean } = {}): Promise<void> {
+export async function replyEphemeral(to: Audience, unscrubbed: SlackMessage, options: { replaceOriginal?: boolean } = {}): Promise<void> {
+  const message = scrubDeep(unscrubbed);
   if (to.respond) {
     await to.respond({ ...message, response_type: 'ephemeral', replace_original: options.replaceOriginal ?? false });
     return;
@@ -65,7 +67,8 @@ export interface AnnounceResult {
  * (private channels, or public ones it was never invited to), the asker gets the notice
  * ephemerally with a line on how to invite the bot.
  */
-export async function announce(to: Audience, message: SlackMessage, channelId: string | undefined = to.channelId): Promise<AnnounceResult> {
+export async function announce(to: Audience, unscrubbed: SlackMessage, channelId: string | undefined = to.channelId): Promise<AnnounceResult> {
+  const message = scrubDeep(unscrubbed);
   let note = 'Only you can see this.';
   if (channelId) {
     try {

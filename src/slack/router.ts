@@ -26,6 +26,10 @@ const ROUTING_KEY: Record<Kind, (args: Record<string, unknown>) => unknown> = {
 
 export function routeById(app: App): App {
   const tables = new Map<Kind, Map<string, Handler[]>>();
+  /** Constraints registered straight with Bolt (RegExp, constraint objects): their requests are theirs to ack. */
+  const elsewhere = new Map<Kind, unknown[]>();
+  const servedElsewhere = (kind: Kind, id: unknown): boolean =>
+    (elsewhere.get(kind) ?? []).some((constraint) => !(constraint instanceof RegExp) || (typeof id === 'string' && new RegExp(constraint.source, constraint.flags.replace('g', '')).test(id)));
 
   const table = (kind: Kind): Map<string, Handler[]> => {
     let routes = tables.get(kind);
@@ -36,7 +40,12 @@ export function routeById(app: App): App {
     const dispatch = async (args: Record<string, unknown>): Promise<void> => {
       const id = ROUTING_KEY[kind](args);
       const handlers = typeof id === 'string' ? found.get(id) : undefined;
-      if (!handlers) return;
+      if (!handlers) {
+        // An id no listener knows (a stale message, a forged payload): acknowledged and ignored,
+        // so Slack shows no error and Bolt does not wait out its 3 s for an ack.
+        if (!servedElsewhere(kind, id)) await (args.ack as (() => Promise<void>) | undefined)?.();
+        return;
+      }
       await Promise.all(handlers.map((handler) => (handler as (a: unknown) => unknown)(args)));
     };
     const listener = dispatch as unknown as never;
@@ -61,6 +70,7 @@ export function routeById(app: App): App {
     (kind: Kind, original: (...args: unknown[]) => unknown) =>
     (constraint: unknown, ...listeners: unknown[]): unknown => {
       if (typeof constraint !== 'string' || listeners.length !== 1 || typeof listeners[0] !== 'function') {
+        elsewhere.set(kind, [...(elsewhere.get(kind) ?? []), constraint]);
         return original(constraint, ...listeners);
       }
       const routes = table(kind);

@@ -5,17 +5,25 @@
  * one in the future, and it keeps no memory of requests: a captured, correctly signed request can
  * be sent again and again for 5 minutes, and one signed with a timestamp set ahead much longer.
  * This guard verifies Slack's signature itself (`v0=` + HMAC-SHA256 of `v0:{ts}:{body}`),
- * requires the timestamp within 5 minutes of now either way, and accepts each signature once
- * (an announced Slack retry excepted: the delivery ledger drops it).
+ * requires the timestamp within 5 minutes of now either way, and passes each signature on once,
+ * whatever retry headers come with it: a resend of the same signed bytes is a duplicate, answered
+ * as the delivery ledger answers one (an empty 200) and never handed on. (A retry Slack signs
+ * anew passes, and the delivery ledger drops it.) Then it checks the body's shape
+ * (payload-shape.ts): a body Bolt would choke on gets a 400 instead of reaching it.
  * The body it read is handed on as `rawBody`, which Bolt uses instead of reading the stream.
  *
- * Rejections are a bare 401, as Bolt answers; the log line gives the reason, never the
- * signature. Only POSTs to Slack's path are checked; other routes (health, callbacks) pass.
+ * The path judged is the one Bolt routes on (`routedPath`: the URL parser's, so `/slack/./events`,
+ * `/slack/%2e/events` and `/slack/events#f` are Slack's path too); such a spelling is refused
+ * outright (400), since Slack never sends one. Only POSTs to Slack's path are checked; other
+ * routes (health, callbacks) pass.
+ *
+ * Rejections are bare, as Bolt answers; the log line gives the reason, never the signature.
  * The replay memory is per process: replicas behind a load balancer each keep their own.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from '../log';
+import { checkRawBody } from './payload-shape';
 
 export interface SignatureGuardOptions {
   signingSecret: string;
@@ -40,6 +48,18 @@ const TIMESTAMP = /^\d{1,12}$/;
 /** Slack's signature of a body at a timestamp (seconds). */
 export function slackSignatureOf(signingSecret: string, timestampSeconds: string, body: Buffer): string {
   return createHmac('sha256', signingSecret).update(`v0:${timestampSeconds}:`).update(body).digest('hex');
+}
+
+/**
+ * The path Bolt's receiver routes a request on (it parses the URL the same way), or undefined
+ * when the URL does not parse (Bolt then refuses the request itself).
+ */
+export function routedPath(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? '', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -120,9 +140,14 @@ export function guardSlackRequests(listener: RequestListener, options: Signature
   const logger = options.logger?.child({ guard: 'slack-signature' });
 
   return (req, res) => {
-    const pathname = (req.url ?? '').split('?')[0];
-    if (req.method !== 'POST' || pathname !== options.path) {
+    if (req.method?.toUpperCase() !== 'POST' || routedPath(req.url) !== options.path) {
       listener(req, res);
+      return;
+    }
+    if ((req.url ?? '').split('?')[0] !== options.path) {
+      logger?.warn('Slack request refused', { reason: 'the path is not spelled as Slack spells it' });
+      req.resume();
+      refuse(res, 400);
       return;
     }
     void (async () => {
@@ -150,12 +175,15 @@ export function guardSlackRequests(listener: RequestListener, options: Signature
         return;
       }
       const expiresAtMs = (Number(timestamp) + maxSkewSeconds) * 1000 + 1000;
-      // A retry Slack announces (X-Slack-Retry-Num) may repeat the request byte for byte; it passes
-      // here and is answered without doing the work again by the delivery ledger (src/slack/dedupe.ts).
-      const announcedRetry = header(req, 'x-slack-retry-num') !== undefined;
-      if (!announcedRetry && !seen.firstTime(verdict.signature, expiresAtMs, nowMs)) {
-        logger?.warn('Slack request refused', { reason: 'replayed signature' });
-        refuse(res, 401);
+      if (!seen.firstTime(verdict.signature, expiresAtMs, nowMs)) {
+        logger?.info('Slack request dropped: a copy of one already served', { announcedRetry: header(req, 'x-slack-retry-num') !== undefined });
+        refuse(res, 200);
+        return;
+      }
+      const shape = checkRawBody(header(req, 'content-type') ?? '', body);
+      if (!shape.ok) {
+        logger?.warn('Slack request refused: not the shape Slack sends', { problem: shape.problem });
+        refuse(res, 400);
         return;
       }
       (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;

@@ -111,6 +111,15 @@ describe('src/main.ts', () => {
       expect(p.stderr()).toContain(`VIDOPS_POLICY_FILE (${file}): roles.admin.users[0]: a Slack user ID looks like U012ABCDEF`);
     });
 
+    it('refuses a policy granting a role on a project that is not configured, with exit code 2', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'vidops-policy-'));
+      const file = join(dir, 'policy.json');
+      writeFileSync(file, JSON.stringify({ projects: { prdo: { moderator: { users: ['U0RELEASE'] } } } }));
+      const p = run({ ...env, VIDOPS_POLICY_FILE: file });
+      expect(await p.exited).toBe(2);
+      expect(p.stderr()).toContain(`VIDOPS_POLICY_FILE (${file}): projects.prdo: there is no configured project named “prdo” (the projects are default)`);
+    });
+
     it('starts, answers /healthz and a signed command, and exits 0 on SIGTERM', async () => {
       const p = run(env);
       const line = await waitForLine(p.child, /vidops is running/);

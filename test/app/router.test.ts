@@ -45,4 +45,16 @@ describe('routeById', () => {
       { kind: 'command', constraint: '/x', listener: handler },
     ]);
   });
+
+  it('acknowledges an id no listener knows, but leaves ids a RegExp listener serves to that listener', async () => {
+    const { app, registered } = fakeApp();
+    const routed = routeById(app);
+    routed.action('known', async () => undefined);
+    routed.action(/^vidops\.key\./, async () => undefined);
+    const acks: string[] = [];
+    const click = (id: string) => registered[0]!.listener({ action: { action_id: id }, ack: async () => void acks.push(id) });
+    await click('forged.id');
+    await click('vidops.key.5');
+    expect(acks).toEqual(['forged.id']);
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * Slack request signatures against the real HTTP receiver: every forged, stale, future-dated,
- * tampered or replayed request is refused with 401 before any listener runs, and nothing
+ * Slack request signatures against the real HTTP receiver: every forged, stale, future-dated or
+ * tampered request is refused with 401 before any listener runs, a replayed one is dropped as a
+ * duplicate (an empty 200, as the delivery ledger answers), and nothing
  * happens (no Slack call, no request to the video service, the stream stays unmuted); a
  * correctly signed one is served.
  *
@@ -158,7 +159,7 @@ describe('Slack request signatures', () => {
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
     });
 
-    it('serves a signed request once: its replay gets 401 and does nothing more', async () => {
+    it('serves a signed request once: its replay is dropped as a duplicate and does nothing more', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const signed = signBody(SIGNING_SECRET, muteBody(t, seeded.streams[0]!, seeded.sessionId), FORM);
       const since = t.slack.mark();
@@ -166,7 +167,7 @@ describe('Slack request signatures', () => {
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       const afterFirst = t.slack.mark();
       const requestsAfterFirst = t.emulator.control.requestLog().length;
-      expect(await postTo(() => frontUrl)(signed)).toBe(401);
+      expect(await postTo(() => frontUrl)(signed)).toBe(200);
       // The same signature with junk after it: Bolt would read only `v0=<hex>`; the guard refuses the form.
       expect(await postTo(() => frontUrl)(withHeaders(signed, (h) => (h['x-slack-signature'] = `${h['x-slack-signature']}=x`)))).toBe(401);
       expect(t.slack.calls.filter((c) => c.seq >= afterFirst)).toEqual([]);
@@ -192,16 +193,20 @@ describe('Slack request signatures', () => {
       expect(await postTo(() => t.url)(forged)).toBe(401);
     });
 
-    it('refuses a replayed request', async () => {
+    it('drops a replayed request as a duplicate, doing nothing', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const signed = signBody(SIGNING_SECRET, muteBody(t, seeded.streams[0]!, seeded.sessionId), FORM);
       const since = t.slack.mark();
       expect(await postTo(() => t.url)(signed)).toBe(200);
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
-      expect(await postTo(() => t.url)(signed)).toBe(401);
+      const afterFirst = t.slack.mark();
+      const requestsAfterFirst = t.emulator.control.requestLog().length;
+      expect(await postTo(() => t.url)(signed)).toBe(200);
+      expect(t.slack.calls.filter((c) => c.seq >= afterFirst)).toEqual([]);
+      expect(t.emulator.control.requestLog().length).toBe(requestsAfterFirst);
     });
 
-    it('answers a byte-for-byte copy that Slack announces as a retry, without doing the work again', async () => {
+    it('drops a byte-for-byte copy as a duplicate whatever its retry headers say, without doing the work again', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const signed = signBody(SIGNING_SECRET, muteBody(t, seeded.streams[0]!, seeded.sessionId), FORM);
       const since = t.slack.mark();
@@ -243,7 +248,8 @@ describe('POST /callbacks/video/<token>', () => {
 
 describe('the signature guard on its own', () => {
   const SECRET = 'guard-secret';
-  const body = Buffer.from('command=%2Fmute&text=s1');
+  const command = (text: string) => Buffer.from(new URLSearchParams({ command: '/mute', text, user_id: 'U1', channel_id: 'C1', team_id: 'T1' }).toString());
+  const body = command('s1');
   const at = 1_800_000_000;
   const sign = (ts: number, b: Buffer = body) => slackSignature(SECRET, ts, b.toString('utf8'));
 
@@ -280,10 +286,11 @@ describe('the signature guard on its own', () => {
       (await fetch(url, { method: 'POST', headers: { 'content-type': FORM, 'x-slack-request-timestamp': String(ts), 'x-slack-signature': sign(ts, b) }, body: b })).status;
     try {
       expect(await send(at)).toBe(200);
-      expect(await send(at)).toBe(401);
+      // A copy: answered as a duplicate, not served.
+      expect(await send(at)).toBe(200);
       // Two newer signatures push the first out of a memory of two; by then its timestamp is old anyway.
-      expect(await send(at, Buffer.from('a=1'))).toBe(200);
-      expect(await send(at, Buffer.from('a=2'))).toBe(200);
+      expect(await send(at, command('s2'))).toBe(200);
+      expect(await send(at, command('s3'))).toBe(200);
       now += 301_000;
       expect(await send(at)).toBe(401);
       expect(served).toBe(3);

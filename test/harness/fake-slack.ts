@@ -94,6 +94,8 @@ export interface FakeSlack {
   newResponseUrl(): string;
   /** Makes `chat.postMessage` (and postEphemeral) answer `not_in_channel` for these channels. */
   setNotInChannel(channelId: string, notIn?: boolean): void;
+  /** A private channel: `conversations.info` answers `missing_scope`, as Slack does to an app without `groups:read`. */
+  setPrivateChannel(channelId: string): void;
   /** Members of a user group, for `usergroups.users.list`. */
   setUsergroup(groupId: string, users: string[]): void;
   /** The next `times` calls of `method` (those matching `when`, if given) answer with the fault instead. */
@@ -136,6 +138,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const responses: RecordedResponse[] = [];
   const uploads: RecordedUpload[] = [];
   const notInChannel = new Set<string>();
+  const privateChannels = new Set<string>();
   const usergroups = new Map<string, string[]>();
   const faults = new Map<string, { fault: Fault; remaining: number; when?: (body: Record<string, unknown>) => boolean }[]>();
   const views = new Map<string, ViewRecord>();
@@ -325,7 +328,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'conversations.info': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
-        return { ok: true, channel: { id: channel, name: channel.toLowerCase(), is_channel: true, is_member: !notInChannel.has(channel) } };
+        if (privateChannels.has(channel)) return { ok: false, error: 'missing_scope', needed: 'groups:read', provided: 'channels:read' };
+        return { ok: true, channel: { id: channel, name: channel.toLowerCase(), is_channel: true, is_private: false, is_member: !notInChannel.has(channel) } };
       }
       default:
         return { ok: false, error: 'unknown_method' };
@@ -492,6 +496,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     setNotInChannel(channelId, notIn = true) {
       if (notIn) notInChannel.add(channelId);
       else notInChannel.delete(channelId);
+    },
+    setPrivateChannel(channelId) {
+      privateChannels.add(channelId);
     },
     setUsergroup(groupId, users) {
       usergroups.set(groupId, [...users]);

@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import { Authorizer, hasRole, parsePolicy, roleWithArticle } from '../../src/rbac';
+import { Authorizer, hasRole, parsePolicy, roleWithArticle, unknownPolicyProjects } from '../../src/rbac';
 import { UsergroupCache } from '../../src/slack/usergroups';
 
 function fakeClient(groups: Record<string, string[]>, failing: Set<string> = new Set()) {
@@ -18,6 +18,9 @@ function fakeClient(groups: Record<string, string[]>, failing: Set<string> = new
   return { client, calls };
 }
 
+/** Acting in `channelId` (no project named: the channel's own projects). */
+const inChannel = (channelId: string | undefined) => ({ teamId: 'T1', ...(channelId ? { channelId } : {}) });
+
 function policy(source: unknown) {
   const parsed = parsePolicy(source);
   if (!parsed.ok) throw new Error(parsed.problems.join('; '));
@@ -27,7 +30,7 @@ function policy(source: unknown) {
 describe('parsePolicy', () => {
   it('reads nothing as the empty policy (everyone a viewer)', () => {
     for (const source of [undefined, null, '', '  ']) {
-      expect(parsePolicy(source)).toEqual({ ok: true, policy: { defaultRole: 'viewer', roles: {}, channels: {} } });
+      expect(parsePolicy(source)).toEqual({ ok: true, policy: { defaultRole: 'viewer', roles: {}, channels: {}, projects: {} } });
     }
   });
 
@@ -37,6 +40,7 @@ describe('parsePolicy', () => {
       defaultRole: 'viewer',
       roles: { admin: { users: ['U1'], groups: [] } },
       channels: { C123: { moderator: { users: [], groups: ['S9'] } } },
+      projects: {},
     };
     expect(parsePolicy(doc)).toEqual({ ok: true, policy: expected });
     expect(parsePolicy(JSON.stringify(doc))).toEqual({ ok: true, policy: expected });
@@ -81,29 +85,29 @@ describe('Authorizer.roleOf', () => {
   it.each(cases)('%s', async (_name, user, channel, role) => {
     const { client } = fakeClient(groups);
     const authorizer = new Authorizer(policy(doc), ['UENV'], new UsergroupCache());
-    expect((await authorizer.roleOf(client, user, channel)).role).toBe(role);
+    expect((await authorizer.roleOf(client, user, inChannel(channel))).role).toBe(role);
   });
 
   it('looks up no group when a direct grant already gives the highest role', async () => {
     const { client, calls } = fakeClient(groups);
     const authorizer = new Authorizer(policy(doc), [], new UsergroupCache());
-    await authorizer.roleOf(client, 'UADMIN', 'CSTANDUP');
+    await authorizer.roleOf(client, 'UADMIN', inChannel('CSTANDUP'));
     expect(calls).toEqual([]);
   });
 
   it('without a policy: everyone is a viewer and VIDOPS_ADMINS are admins', async () => {
     const { client } = fakeClient({});
     const authorizer = new Authorizer(undefined, ['UENV'], new UsergroupCache());
-    expect((await authorizer.roleOf(client, 'UX', 'C1')).role).toBe('viewer');
-    expect((await authorizer.roleOf(client, 'UENV', 'C1')).role).toBe('admin');
+    expect((await authorizer.roleOf(client, 'UX', inChannel('C1'))).role).toBe('viewer');
+    expect((await authorizer.roleOf(client, 'UENV', inChannel('C1'))).role).toBe('admin');
     expect(authorizer.adminContacts()).toEqual(['UENV']);
   });
 
   it('defaultRole none gives strangers nothing', async () => {
     const { client } = fakeClient({});
     const authorizer = new Authorizer(policy({ defaultRole: 'none', roles: { viewer: { users: ['UVIEW'] } } }), [], new UsergroupCache());
-    expect((await authorizer.roleOf(client, 'UX', 'C1')).role).toBe('none');
-    expect((await authorizer.roleOf(client, 'UVIEW', 'C1')).role).toBe('viewer');
+    expect((await authorizer.roleOf(client, 'UX', inChannel('C1'))).role).toBe('none');
+    expect((await authorizer.roleOf(client, 'UVIEW', inChannel('C1'))).role).toBe('viewer');
     expect(hasRole('none', 'viewer')).toBe(false);
     expect(roleWithArticle('none')).toBe('not granted any role');
   });
@@ -111,7 +115,49 @@ describe('Authorizer.roleOf', () => {
   it('reports groups it could not check and keeps the other grants', async () => {
     const { client } = fakeClient(groups, new Set(['SADMINS']));
     const authorizer = new Authorizer(policy(doc), [], new UsergroupCache());
-    expect(await authorizer.roleOf(client, 'UPAGER', 'C1')).toEqual({ role: 'moderator', uncheckedGroups: ['SADMINS'] });
+    expect(await authorizer.roleOf(client, 'UPAGER', inChannel('C1'))).toEqual({ role: 'moderator', uncheckedGroups: ['SADMINS'] });
+  });
+});
+
+describe('Authorizer.roleOf with projects: grants hold where people act', () => {
+  const doc = {
+    defaultRole: 'none',
+    channels: { CA: { moderator: { users: ['UHOST'] } }, CDEFAULT: { moderator: { users: ['UHOST'] } } },
+    projects: { prod: { moderator: { users: ['URELEASE'], groups: ['SRELEASE'] } } },
+  };
+  /** CA may use staging (bound); CB may use prod; CDEFAULT has nothing bound (the default project, staging). */
+  const bound: Record<string, string[]> = { CA: ['staging'], CB: ['prod'] };
+  const channelProjects = async (_team: string, channel: string) => bound[channel] ?? ['staging'];
+  const make = () => new Authorizer(policy(doc), [], new UsergroupCache(), undefined, channelProjects);
+  const cases: [string, string, string | undefined, string, string][] = [
+    ['a channel grant on a project the channel uses', 'UHOST', 'CA', 'staging', 'moderator'],
+    ['a channel grant on a project bound elsewhere', 'UHOST', 'CA', 'prod', 'none'],
+    ['a channel grant acting in another channel', 'UHOST', 'CB', 'prod', 'none'],
+    ['a channel grant with nothing bound: the default project', 'UHOST', 'CDEFAULT', 'staging', 'moderator'],
+    ['a channel grant with nothing bound: another project', 'UHOST', 'CDEFAULT', 'prod', 'none'],
+    ['a channel grant with no acting channel (shortcut, App Home)', 'UHOST', undefined, 'staging', 'none'],
+    ['a project grant from any channel', 'URELEASE', 'CA', 'prod', 'moderator'],
+    ['a project grant with no acting channel', 'URELEASE', undefined, 'prod', 'moderator'],
+    ['a project grant on another project', 'URELEASE', 'CB', 'staging', 'none'],
+    ['a project grant by group', 'UGROUPIE', 'CA', 'prod', 'moderator'],
+  ];
+  it.each(cases)('%s', async (_name, user, channel, projectName, role) => {
+    const { client } = fakeClient({ SRELEASE: ['UGROUPIE'] });
+    expect((await make().roleOf(client, user, { ...inChannel(channel), projectName })).role).toBe(role);
+  });
+
+  it('lists the projects someone may see, with and without an acting channel', async () => {
+    const { client } = fakeClient({});
+    const authorizer = make();
+    expect(await authorizer.viewableProjects(client, 'UHOST', 'T1', ['prod', 'staging'], 'CA')).toEqual(['staging']);
+    expect(await authorizer.viewableProjects(client, 'UHOST', 'T1', ['prod', 'staging'])).toEqual([]);
+    expect(await authorizer.viewableProjects(client, 'URELEASE', 'T1', ['prod', 'staging'])).toEqual(['prod']);
+    expect(await authorizer.viewableProjects(client, 'USTRANGER', 'T1', ['prod', 'staging'], 'CB')).toEqual([]);
+  });
+
+  it('refuses a policy granting on a project that is not configured', () => {
+    expect(unknownPolicyProjects(policy(doc), ['staging'])).toEqual([expect.stringMatching(/^projects\.prod: there is no configured project named “prod”/)]);
+    expect(unknownPolicyProjects(policy(doc), ['staging', 'prod'])).toEqual([]);
   });
 });
 

@@ -109,7 +109,7 @@ async function createWeekly(ix: CommandInvocation, words: readonly string[], arg
   if (!parsed.ok) return replyEphemeral(ix, warning(`${escapeMrkdwn(parsed.problem)}.`));
   const channelId = parsed.spec.channelId ?? ix.channelId;
   if (!channelId) return replyEphemeral(ix, warning('Say which channel gets the report: run this in that channel, or give its channel ID.'));
-  const project = await resolveProject(ix.services, { teamId: ix.teamId, channelId, userId: ix.userId }, args.project);
+  const project = await resolveProject(ix.services, { teamId: ix.teamId, channelId, userId: ix.userId, gate: ix.gate }, args.project);
   if (!project.ok) return replyEphemeral(ix, warning(project.message));
   const { projectName } = project.value;
   if (!ix.services.insights(projectName)) return replyEphemeral(ix, warning(INSIGHTS_NOT_CONFIGURED));

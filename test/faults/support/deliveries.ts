@@ -20,7 +20,9 @@ function delivery(body: string): Delivery {
   return {
     body,
     signed(retryNum = 0, retryReason = 'http_timeout') {
-      const request = signBody(SIGNING_SECRET, body, 'application/x-www-form-urlencoded');
+      // Slack signs each retry when it sends it, later than the first delivery: a new signature
+      // (the same signed bytes again are a replay, which the signature guard drops itself).
+      const request = signBody(SIGNING_SECRET, body, 'application/x-www-form-urlencoded', Math.floor(Date.now() / 1000) + retryNum);
       if (retryNum === 0) return request;
       return { body, headers: { ...request.headers, 'x-slack-retry-num': String(retryNum), 'x-slack-retry-reason': retryReason } };
     },
