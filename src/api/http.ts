@@ -37,7 +37,16 @@ export interface CallOptions {
   maxRetries?: number;
 }
 
-export type ResponseParser<T> = (body: string, contentType: string) => T;
+/** The answer a parser reads, and how to report a body that does not match (also later, see lists.ts). */
+export interface ResponseContext {
+  method: HttpMethod;
+  path: string;
+  status: number;
+  /** The error the call fails with when (part of) its body is malformed; `raw` is that part. */
+  unexpected(cause: unknown, raw: string): VideoApiError;
+}
+
+export type ResponseParser<T> = (body: string, contentType: string, response: ResponseContext) => T;
 
 export interface ApiRequest<T> {
   method: HttpMethod;
@@ -216,19 +225,11 @@ export class HttpTransport {
       return { ok: false, failure: { kind: 'status', status: statusCode }, error };
     }
     if (req.parse === undefined) return { ok: true, value: undefined, status: statusCode };
+    const response = responseContext(req.method, req.path, statusCode, secrets);
     try {
-      return { ok: true, value: req.parse(text, contentType), status: statusCode };
+      return { ok: true, value: req.parse(text, contentType, response), status: statusCode };
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      const error = new VideoApiError(`${req.method} ${req.path} returned ${statusCode} with a ${reason}`, {
-        status: statusCode,
-        code: cause instanceof VideoApiError ? cause.code : 'UNEXPECTED_RESPONSE',
-        method: req.method,
-        path: req.path,
-        raw: redact(text, secrets).slice(0, 2000),
-        cause,
-      });
-      return { ok: false, failure: { kind: 'final' }, error };
+      return { ok: false, failure: { kind: 'final' }, error: response.unexpected(cause, text) };
     }
   }
 
@@ -293,6 +294,26 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** How an answer to `method path` with `status` reports a malformed body; `secrets` are scrubbed from it. */
+export function responseContext(method: HttpMethod, path: string, status: number, secrets: readonly string[]): ResponseContext {
+  return {
+    method,
+    path,
+    status,
+    unexpected(cause, raw) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return new VideoApiError(`${method} ${path} returned ${status} with ${/^[aeiou]/i.test(reason) ? 'an' : 'a'} ${reason}`, {
+        status,
+        code: cause instanceof VideoApiError ? cause.code : 'UNEXPECTED_RESPONSE',
+        method,
+        path,
+        raw: redact(raw, secrets).slice(0, 2000),
+        cause,
+      });
+    },
+  };
+}
+
 /** The status label of a failed attempt: the HTTP status when one came back, else what went wrong. */
 function failureStatus(failure: AttemptFailure, error: VideoApiError): string {
   if (error instanceof VideoAbortedError) return 'aborted';
@@ -342,15 +363,15 @@ export function parseJson<S extends z.ZodType>(schema: S, body: string): z.outpu
   return parseData(schema, data);
 }
 
-/** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError. */
-export function parseData<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+/** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError about `what`. */
+export function parseData<S extends z.ZodType>(schema: S, data: unknown, what = 'response'): z.output<S> {
   const result = schema.safeParse(data);
   if (!result.success) {
     const issues = result.error.issues
       .slice(0, 3)
       .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
       .join('; ');
-    throw new VideoApiError(`unexpected response: ${issues}`, { code: 'UNEXPECTED_RESPONSE' });
+    throw new VideoApiError(`unexpected ${what}: ${issues}`, { code: 'UNEXPECTED_RESPONSE' });
   }
   return result.data;
 }
