@@ -130,24 +130,25 @@ export class HttpTransport {
   request(req: ApiRequest<never>, options?: CallOptions): Promise<void>;
   async request<T>(req: ApiRequest<T>, options: CallOptions = {}): Promise<T | void> {
     const policy = options.maxRetries === undefined ? this.#config.retry : { ...this.#config.retry, maxRetries: options.maxRetries };
-    const controller = new AbortController();
     const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
-    const timer = deadline === undefined ? undefined : setTimeout(() => controller.abort(), options.timeoutMs);
-    const forwardAbort = () => controller.abort();
+    // Only a call that can be cut short gets a signal: undici listens on every signal it is given.
+    const controller = deadline !== undefined || options.signal ? new AbortController() : undefined;
+    const timer = deadline === undefined ? undefined : setTimeout(() => controller!.abort(), options.timeoutMs);
+    const forwardAbort = () => controller!.abort();
     options.signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
       for (let retriesDone = 0; ; retriesDone++) {
         if (options.signal?.aborted) throw this.#aborted(req, options.signal.reason);
         const requestId = this.#config.requestId?.();
         const started = performance.now();
-        const attempt = await this.#attempt(req, controller.signal, options, requestId);
+        const attempt = await this.#attempt(req, controller?.signal, options, requestId);
         this.#observe(req, attempt, performance.now() - started, retriesDone, requestId);
         if (attempt.ok) return attempt.value;
         if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
         const delay = retryDelayMs(retriesDone, policy, attempt.error.retryAfterMs, this.#config.random);
         if (delay === undefined) throw attempt.error;
         if (deadline !== undefined && Date.now() + delay >= deadline) throw attempt.error;
-        await this.#sleep(delay, controller.signal);
+        await this.#sleep(delay, controller?.signal ?? NEVER_ABORTED);
       }
     } finally {
       clearTimeout(timer);
@@ -172,7 +173,7 @@ export class HttpTransport {
     }
   }
 
-  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
+  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal | undefined, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
     const secrets = [...(req.secrets ?? []), ...this.#config.credentialSecrets()];
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -233,12 +234,12 @@ export class HttpTransport {
     }
   }
 
-  #transportFailure(req: ApiRequest<unknown>, cause: unknown, signal: AbortSignal, options: CallOptions): Attempt<never> {
+  #transportFailure(req: ApiRequest<unknown>, cause: unknown, signal: AbortSignal | undefined, options: CallOptions): Attempt<never> {
     if (cause instanceof VideoApiError) return { ok: false, failure: { kind: 'final' }, error: cause };
     const where = `${req.method} ${req.path}`;
     const details = { method: req.method, path: req.path, cause };
     if (options.signal?.aborted) return { ok: false, failure: { kind: 'final' }, error: this.#aborted(req, cause) };
-    if (signal.aborted) {
+    if (signal?.aborted) {
       const error = new VideoTimeoutError(`${where} did not complete within ${options.timeoutMs} ms`, { ...details, code: 'ETIMEDOUT' });
       return { ok: false, failure: { kind: 'timeout', phase: 'deadline' }, error };
     }
@@ -279,6 +280,8 @@ export class HttpTransport {
     return abortableSleep(ms, signal);
   }
 }
+
+const NEVER_ABORTED = new AbortController().signal;
 
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
