@@ -40,18 +40,21 @@ export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<P
   };
 }
 
+/** Where an item as received keeps the outcome of its check (a symbol: never seen through the Proxy). */
+const CHECKED = Symbol('checked');
+
 function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item: S, response: ResponseContext): z.output<S>[] {
   type Item = z.output<S>;
-  const checked = new WeakMap<WireItem, { value: Item } | { error: Error }>();
-  const full = (raw: WireItem): Item => {
-    let result = checked.get(raw);
+  type Checked = { value: Item } | { error: Error };
+  const full = (raw: WireItem & { [CHECKED]?: Checked }): Item => {
+    let result = raw[CHECKED];
     if (result === undefined) {
       try {
         result = { value: parseData(item, raw, `item ${JSON.stringify(raw.id)}`) };
       } catch (cause) {
         result = { error: response.unexpected(cause, JSON.stringify(raw)) };
       }
-      checked.set(raw, result);
+      raw[CHECKED] = result;
     }
     if ('error' in result) throw result.error;
     return result.value;
