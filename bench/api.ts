@@ -3,7 +3,8 @@
  *
  * A stand-in service runs in its own process (`stand-in/service.ts`) and answers with recorded
  * bodies. For get archive, a list of 300 and of 1,000 archives, and a list of 100 broadcasts, at
- * concurrency 32, three clients take turns in short slices (so drift hits them alike):
+ * concurrency 32, three clients take turns in short slices, in a new random order each round and
+ * after a full garbage collection (so drift, and one client's garbage, hit none of them alone):
  *   limit         a bare undici Pool, one token signed once and reused, body read and JSON.parse'd;
  *   adapter       VideoClient as the product builds it;
  *   opentok-node  the official SDK 2.23 (a devDependency).
@@ -22,13 +23,15 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
 import { HmacSigner, REST_TOKEN_LIFETIME_S } from '../src/api/auth';
 import { VideoClient, closeSharedPools } from '../src/api';
 import { ARCHIVE_ID, BROADCASTS, itemId } from './stand-in/bodies';
 import type { Served } from './stand-in/service';
 import { Peer } from './lib/peer';
-import { percentile } from './lib/stats';
+import { mulberry32, percentile, shuffled } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -148,7 +151,11 @@ async function runFor(durationMs: number, concurrency: number, call: () => Promi
   );
 }
 
-/** Variants take turns in slices, the order reversed every other round; warm-up calls are not timed. */
+// A full collection before each slice: one client's garbage is not collected in another's time.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/** Variants take turns in slices, in a new random order each round; warm-up calls are not timed. */
 async function compare(operation: string, calls: Record<string, () => Promise<void>>): Promise<Row[]> {
   const names = Object.keys(calls);
   const variants = Object.fromEntries(
@@ -163,8 +170,10 @@ async function compare(operation: string, calls: Record<string, () => Promise<vo
   const latencies = new Map(names.map((name) => [name, [] as number[]]));
   const elapsed = new Map(names.map((name) => [name, 0]));
   for (const name of names) await runFor(WARMUP_MS, CONCURRENCY, variants[name]!, []);
+  const random = mulberry32(ROUNDS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+    for (const name of shuffled(names, random)) {
+      collectGarbage();
       const started = performance.now();
       await runFor(SLICE_MS, CONCURRENCY, variants[name]!, latencies.get(name)!);
       elapsed.set(name, elapsed.get(name)! + performance.now() - started);
@@ -251,7 +260,7 @@ async function main(): Promise<void> {
     const benchMs = performance.now() - started;
 
     console.log(`Video adapter benchmark: stand-in service in its own process at ${baseUrl} (recorded bodies), concurrency ${CONCURRENCY},`);
-    console.log(`each row ${ROUNDS} × ${SLICE_MS} ms, clients interleaved. ${cpus().length} CPUs, load average ${loadAtStart} at the start, ${load()} at the end; node ${process.versions.node}.`);
+    console.log(`each row ${ROUNDS} × ${SLICE_MS} ms, clients interleaved in random order, a full GC before each slice. ${cpus().length} CPUs, load average ${loadAtStart} at the start, ${load()} at the end; node ${process.versions.node}.`);
     console.log(`The stand-in used ${(standInCpuMs / 1000).toFixed(1)} s of CPU in ${(benchMs / 1000).toFixed(1)} s.\n`);
     const header = `${pad('operation', 26)}  ${pad('client', 26)} ${pad('calls/s', 8, true)} ${pad('p50 ms', 8, true)} ${pad('p99 ms', 8, true)} ${pad('× limit', 8, true)}`;
     console.log(header);

@@ -115,6 +115,7 @@ export class HttpTransport {
   readonly #config: TransportConfig;
   readonly #origin: string;
   readonly #basePath: string;
+  #currentPool: Pool | undefined;
 
   constructor(config: TransportConfig) {
     const base = new URL(config.baseUrl);
@@ -140,9 +141,9 @@ export class HttpTransport {
       for (let retriesDone = 0; ; retriesDone++) {
         if (options.signal?.aborted) throw this.#aborted(req, options.signal.reason);
         const requestId = this.#config.requestId?.();
-        const started = performance.now();
+        const started = this.#config.observer ? performance.now() : 0; // timed only for an observer
         const attempt = await this.#attempt(req, controller?.signal, options, requestId);
-        this.#observe(req, attempt, performance.now() - started, retriesDone, requestId);
+        this.#observe(req, attempt, started, retriesDone, requestId);
         if (attempt.ok) return attempt.value;
         if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
         const delay = retryDelayMs(retriesDone, policy, attempt.error.retryAfterMs, this.#config.random);
@@ -156,9 +157,10 @@ export class HttpTransport {
     }
   }
 
-  #observe(req: ApiRequest<unknown>, attempt: Attempt<unknown>, durationMs: number, retry: number, requestId: string | undefined): void {
+  #observe(req: ApiRequest<unknown>, attempt: Attempt<unknown>, started: number, retry: number, requestId: string | undefined): void {
     const observer = this.#config.observer;
     if (!observer) return;
+    const durationMs = performance.now() - started;
     try {
       observer({
         operation: operationName(req.method, req.path),
@@ -174,7 +176,9 @@ export class HttpTransport {
   }
 
   async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal | undefined, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
-    const secrets = [...(req.secrets ?? []), ...this.#config.credentialSecrets()];
+    let token: string | undefined;
+    // Built only when an error needs scrubbing.
+    const secrets = (): readonly string[] => [...(req.secrets ?? []), ...this.#config.credentialSecrets(), ...(token === undefined ? [] : [token])];
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#config.userAgent,
@@ -192,11 +196,9 @@ export class HttpTransport {
     let responseHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const token = await this.#config.tokenSource(req.issuer ?? 'project').token();
+      token = await this.#config.tokenSource(req.issuer ?? 'project').token();
       headers['x-service-auth'] = token;
-      secrets.push(token);
-      const pool = sharedPool(this.#origin, this.#config.timeouts.connectMs);
-      const response = await pool.request({
+      const response = await this.#pool().request({
         method: req.method,
         path: this.#basePath + req.path + queryString(req.query),
         headers,
@@ -221,7 +223,7 @@ export class HttpTransport {
         body: text,
         contentType,
         retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
-        secrets,
+        secrets: secrets(),
       });
       return { ok: false, failure: { kind: 'status', status: statusCode }, error };
     }
@@ -266,6 +268,13 @@ export class HttpTransport {
     }
   }
 
+  /** The shared pool of this origin, looked up again once it was closed (closeSharedPools). */
+  #pool(): Pool {
+    const pool = this.#currentPool;
+    if (pool && !pool.closed && !pool.destroyed) return pool;
+    return (this.#currentPool = sharedPool(this.#origin, this.#config.timeouts.connectMs));
+  }
+
   #aborted(req: ApiRequest<unknown>, cause: unknown): VideoAbortedError {
     return new VideoAbortedError(`${req.method} ${req.path} was aborted by the caller`, {
       method: req.method,
@@ -297,8 +306,8 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** How an answer to `method path` with `status` reports a malformed body; `secrets` are scrubbed from it. */
-export function responseContext(method: HttpMethod, path: string, status: number, secrets: readonly string[]): ResponseContext {
+/** How an answer to `method path` with `status` reports a malformed body; `secrets()` are scrubbed from it. */
+export function responseContext(method: HttpMethod, path: string, status: number, secrets: () => readonly string[]): ResponseContext {
   return {
     method,
     path,
@@ -310,7 +319,7 @@ export function responseContext(method: HttpMethod, path: string, status: number
         code: cause instanceof VideoApiError ? cause.code : 'UNEXPECTED_RESPONSE',
         method,
         path,
-        raw: redact(raw, secrets).slice(0, 2000),
+        raw: redact(raw, secrets()).slice(0, 2000),
         cause,
       });
     },

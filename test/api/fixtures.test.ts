@@ -40,7 +40,7 @@ const listParserFor: Record<string, ResponseParser<{ items: object[] }>> = {
   'broadcast.list': parseBroadcastList,
   'render.list': parseRenderList,
 };
-const readAll = (parse: ResponseParser<{ items: object[] }>, body: string) => parse(body, 'application/json', responseContext('GET', '/v2/project/k/list', 200, [])).items.map((item) => ({ ...item }));
+const readAll = (parse: ResponseParser<{ items: object[] }>, body: string) => parse(body, 'application/json', responseContext('GET', '/v2/project/k/list', 200, () => [])).items.map((item) => ({ ...item }));
 
 const files = readdirSync(FIXTURES).filter((f) => f !== 'INDEX.json' && f !== 'INDEX.md');
 const operationOf = (file: string) => file.split('.').slice(0, 2).join('.');
