@@ -9,6 +9,8 @@ type Message = { id: number; op: string; [key: string]: unknown };
 export type Handlers = Record<string, (msg: Message) => Promise<unknown> | unknown>;
 
 export function serve(handlers: Handlers, onExit: () => Promise<unknown> | void = () => undefined): void {
+  // A parent that died (a broken run exits at once) leaves no orphan serving ports behind.
+  process.once('disconnect', () => process.exit(0));
   process.on('message', (msg: Message) => {
     if (msg.op === 'exit') {
       void Promise.resolve()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { REDACTED } from './errors';
 import { type CallOptions, json, projectPath } from './http';
+import { lazyList } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -13,7 +14,7 @@ import {
   type StreamMode,
   addStreamBody,
   epochMs,
-  listSchema,
+  namedFields,
   projectIdOf,
   removeStreamBody,
   streamSelectionsOf,
@@ -23,6 +24,7 @@ import {
   wireId,
   wireStreamSelection,
   wireTime,
+  withUnknownFields,
 } from './schemas';
 import {
   compact,
@@ -63,29 +65,39 @@ const wireArchiveSchema = z.looseObject({
   url: z.string().nullish(),
 });
 
-export const archiveSchema = wireArchiveSchema.transform((raw) => ({
-  ...raw,
-  projectId: projectIdOf(raw),
-  createdAt: epochMs(raw.createdAt),
-  /** Seconds; 0 while started. */
-  duration: raw.duration ?? 0,
-  hasAudio: raw.hasAudio ?? true,
-  hasVideo: raw.hasVideo ?? true,
-  multiArchiveTag: text(raw.multiArchiveTag),
-  name: text(raw.name),
-  outputMode: (raw.outputMode ?? 'composed') as Known<OutputMode>,
-  reason: text(raw.reason),
-  resolution: raw.resolution as Known<Resolution> | undefined,
-  size: raw.size ?? 0,
-  status: raw.status as Known<ArchiveStatus>,
-  streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
-  streams: streamSelectionsOf(raw.streams),
-  /** Download URL, only while status is `available`; valid for 10 minutes. */
-  url: raw.url ?? null,
-}));
+const ARCHIVE_FIELDS = namedFields(wireArchiveSchema);
+
+export const archiveSchema = wireArchiveSchema.transform((raw) =>
+  withUnknownFields(
+    {
+      id: raw.id,
+      sessionId: raw.sessionId,
+      projectId: projectIdOf(raw),
+      createdAt: epochMs(raw.createdAt),
+      /** Seconds; 0 while started. */
+      duration: raw.duration ?? 0,
+      hasAudio: raw.hasAudio ?? true,
+      hasVideo: raw.hasVideo ?? true,
+      multiArchiveTag: text(raw.multiArchiveTag),
+      name: text(raw.name),
+      outputMode: (raw.outputMode ?? 'composed') as Known<OutputMode>,
+      reason: text(raw.reason),
+      resolution: raw.resolution as Known<Resolution> | undefined,
+      size: raw.size ?? 0,
+      status: raw.status as Known<ArchiveStatus>,
+      streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
+      streams: streamSelectionsOf(raw.streams),
+      /** Download URL, only while status is `available`; valid for 10 minutes. */
+      url: raw.url ?? null,
+    },
+    raw,
+    ARCHIVE_FIELDS,
+  ),
+);
 export type Archive = z.output<typeof archiveSchema>;
 
-export const archiveListSchema = listSchema(archiveSchema);
+/** A page of archives; each is validated when first read (lists.ts). */
+export const parseArchiveList = lazyList(archiveSchema);
 
 export interface StartArchiveOptions {
   sessionId: string;
@@ -220,7 +232,7 @@ export class Archives {
     const { offset, count } = pagingQuery(options.offset, options.count);
     const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
     return this.#ctx.http.request(
-      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: json(archiveListSchema) },
+      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseArchiveList },
       call,
     );
   }

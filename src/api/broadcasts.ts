@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
+import { lazyList } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -12,7 +13,7 @@ import {
   type StreamMode,
   addStreamBody,
   epochMs,
-  listSchema,
+  namedFields,
   optionalEpochMs,
   projectIdOf,
   removeStreamBody,
@@ -23,6 +24,7 @@ import {
   wireId,
   wireStreamSelection,
   wireTime,
+  withUnknownFields,
 } from './schemas';
 import {
   compact,
@@ -47,7 +49,7 @@ export type RtmpStatus = (typeof RTMP_STATUSES)[number];
 
 export const MAX_RTMP_OUTPUTS = 5;
 
-const wireRtmpOutputSchema = z.looseObject({
+const wireRtmpOutputSchema = z.object({
   id: z.string().optional(),
   serverUrl: z.string(),
   streamName: z.string(),
@@ -74,15 +76,15 @@ const wireBroadcastSchema = z.looseObject({
   maxBitRate: z.number().optional(),
   multiBroadcastTag: z.string().nullish(),
   broadcastUrls: z
-    .looseObject({
+    .object({
       hls: z.string().optional(),
       hlsStatus: z.string().optional(),
       rtmp: z.union([z.array(wireRtmpOutputSchema), z.record(z.string(), wireRtmpOutputSchema)]).nullish(),
     })
     .nullish(),
   settings: z
-    .looseObject({
-      hls: z.looseObject({ dvr: z.boolean().optional(), lowLatency: z.boolean().optional() }).optional(),
+    .object({
+      hls: z.object({ dvr: z.boolean().optional(), lowLatency: z.boolean().optional() }).optional(),
     })
     .optional(),
 });
@@ -101,43 +103,56 @@ export interface RtmpOutputStatus {
  */
 function rtmpOutputsOf(rtmp: WireRtmpOutput[] | Record<string, WireRtmpOutput> | null | undefined): RtmpOutputStatus[] {
   if (!rtmp) return [];
-  const outputs = Array.isArray(rtmp) ? rtmp : Object.entries(rtmp).map(([id, output]) => ({ ...output, id: output.id ?? id }));
-  return outputs as RtmpOutputStatus[];
+  const outputs = Array.isArray(rtmp) ? rtmp.map((output) => [output.id, output] as const) : Object.entries(rtmp).map(([id, output]) => [output.id ?? id, output] as const);
+  return outputs.map(([id, output]) => ({
+    id,
+    serverUrl: output.serverUrl,
+    streamName: output.streamName,
+    status: output.status as Known<RtmpStatus> | undefined,
+  }));
 }
 
+const BROADCAST_FIELDS = namedFields(wireBroadcastSchema);
+
 export const broadcastSchema = wireBroadcastSchema.transform((raw) => {
-  const { maxBitRate, broadcastUrls, settings, ...rest } = raw;
-  return {
-    ...rest,
-    projectId: projectIdOf(raw),
-    /** ms since epoch; the stop response's seconds are converted. */
-    createdAt: epochMs(raw.createdAt),
-    updatedAt: optionalEpochMs(raw.updatedAt),
-    resolution: raw.resolution as Known<Resolution> | undefined,
-    status: raw.status as Known<BroadcastStatus>,
-    streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
-    streams: streamSelectionsOf(raw.streams),
-    hasAudio: raw.hasAudio ?? true,
-    hasVideo: raw.hasVideo ?? true,
-    maxBitrate: raw.maxBitrate ?? maxBitRate,
-    multiBroadcastTag: text(raw.multiBroadcastTag),
-    /** null once stopped. */
-    broadcastUrls: broadcastUrls
-      ? {
-          ...broadcastUrls,
-          hlsStatus: broadcastUrls.hlsStatus as Known<HlsStatus> | undefined,
-          rtmp: rtmpOutputsOf(broadcastUrls.rtmp),
-        }
-      : null,
-    settings: settings && {
-      ...settings,
-      hls: settings.hls && { ...settings.hls, dvr: settings.hls.dvr ?? false, lowLatency: settings.hls.lowLatency ?? false },
+  const { broadcastUrls, settings } = raw;
+  return withUnknownFields(
+    {
+      id: raw.id,
+      sessionId: raw.sessionId,
+      projectId: projectIdOf(raw),
+      /** ms since epoch; the stop response's seconds are converted. */
+      createdAt: epochMs(raw.createdAt),
+      updatedAt: optionalEpochMs(raw.updatedAt),
+      resolution: raw.resolution as Known<Resolution> | undefined,
+      status: raw.status as Known<BroadcastStatus>,
+      streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
+      streams: streamSelectionsOf(raw.streams),
+      hasAudio: raw.hasAudio ?? true,
+      hasVideo: raw.hasVideo ?? true,
+      maxDuration: raw.maxDuration,
+      maxBitrate: raw.maxBitrate ?? raw.maxBitRate,
+      multiBroadcastTag: text(raw.multiBroadcastTag),
+      /** null once stopped. */
+      broadcastUrls: broadcastUrls
+        ? {
+            hls: broadcastUrls.hls,
+            hlsStatus: broadcastUrls.hlsStatus as Known<HlsStatus> | undefined,
+            rtmp: rtmpOutputsOf(broadcastUrls.rtmp),
+          }
+        : null,
+      settings: settings && {
+        hls: settings.hls && { dvr: settings.hls.dvr ?? false, lowLatency: settings.hls.lowLatency ?? false },
+      },
     },
-  };
+    raw,
+    BROADCAST_FIELDS,
+  );
 });
 export type Broadcast = z.output<typeof broadcastSchema>;
 
-export const broadcastListSchema = listSchema(broadcastSchema);
+/** A page of broadcasts; each is validated when first read (lists.ts). */
+export const parseBroadcastList = lazyList(broadcastSchema);
 
 export interface RtmpOutput {
   /** Optional; unique among the outputs. */
@@ -272,7 +287,7 @@ export class Broadcasts {
     const { offset, count } = pagingQuery(options.offset, options.count);
     const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
     return this.#ctx.http.request(
-      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: json(broadcastListSchema) },
+      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseBroadcastList },
       call,
     );
   }

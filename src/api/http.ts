@@ -38,7 +38,16 @@ export interface CallOptions {
   maxRetries?: number;
 }
 
-export type ResponseParser<T> = (body: string, contentType: string) => T;
+/** The answer a parser reads, and how to report a body that does not match (also later, see lists.ts). */
+export interface ResponseContext {
+  method: HttpMethod;
+  path: string;
+  status: number;
+  /** The error the call fails with when (part of) its body is malformed; `raw` is that part. */
+  unexpected(cause: unknown, raw: string): VideoApiError;
+}
+
+export type ResponseParser<T> = (body: string, contentType: string, response: ResponseContext) => T;
 
 export interface ApiRequest<T> {
   method: HttpMethod;
@@ -107,6 +116,7 @@ export class HttpTransport {
   readonly #config: TransportConfig;
   readonly #origin: string;
   readonly #basePath: string;
+  #currentPool: Pool | undefined;
 
   constructor(config: TransportConfig) {
     const base = new URL(config.baseUrl);
@@ -122,24 +132,25 @@ export class HttpTransport {
   request(req: ApiRequest<never>, options?: CallOptions): Promise<void>;
   async request<T>(req: ApiRequest<T>, options: CallOptions = {}): Promise<T | void> {
     const policy = options.maxRetries === undefined ? this.#config.retry : { ...this.#config.retry, maxRetries: options.maxRetries };
-    const controller = new AbortController();
     const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
-    const timer = deadline === undefined ? undefined : setTimeout(() => controller.abort(), options.timeoutMs);
-    const forwardAbort = () => controller.abort();
+    // Only a call that can be cut short gets a signal: undici listens on every signal it is given.
+    const controller = deadline !== undefined || options.signal ? new AbortController() : undefined;
+    const timer = deadline === undefined ? undefined : setTimeout(() => controller!.abort(), options.timeoutMs);
+    const forwardAbort = () => controller!.abort();
     options.signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
       for (let retriesDone = 0; ; retriesDone++) {
         if (options.signal?.aborted) throw this.#aborted(req, options.signal.reason);
         const requestId = this.#config.requestId?.();
-        const started = performance.now();
-        const attempt = await this.#attempt(req, controller.signal, options, requestId);
-        this.#observe(req, attempt, performance.now() - started, retriesDone, requestId);
+        const started = this.#config.observer ? performance.now() : 0; // timed only for an observer
+        const attempt = await this.#attempt(req, controller?.signal, options, requestId);
+        this.#observe(req, attempt, started, retriesDone, requestId);
         if (attempt.ok) return attempt.value;
         if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
         const delay = retryDelayMs(retriesDone, policy, attempt.error.retryAfterMs, this.#config.random);
         if (delay === undefined) throw attempt.error;
         if (deadline !== undefined && Date.now() + delay >= deadline) throw attempt.error;
-        await this.#sleep(delay, controller.signal);
+        await this.#sleep(delay, controller?.signal ?? NEVER_ABORTED);
       }
     } finally {
       clearTimeout(timer);
@@ -147,9 +158,10 @@ export class HttpTransport {
     }
   }
 
-  #observe(req: ApiRequest<unknown>, attempt: Attempt<unknown>, durationMs: number, retry: number, requestId: string | undefined): void {
+  #observe(req: ApiRequest<unknown>, attempt: Attempt<unknown>, started: number, retry: number, requestId: string | undefined): void {
     const observer = this.#config.observer;
     if (!observer) return;
+    const durationMs = performance.now() - started;
     try {
       observer({
         operation: operationName(req.method, req.path),
@@ -164,10 +176,12 @@ export class HttpTransport {
     }
   }
 
-  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
+  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal | undefined, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
     // Secrets the request carries are scrubbed from whatever this Slack request echoes (src/scrub.ts).
     rememberSent(req.secrets ?? []);
-    const secrets = [...(req.secrets ?? []), ...this.#config.credentialSecrets()];
+    let token: string | undefined;
+    // Built only when an error needs scrubbing.
+    const secrets = (): readonly string[] => [...(req.secrets ?? []), ...this.#config.credentialSecrets(), ...(token === undefined ? [] : [token])];
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#config.userAgent,
@@ -185,11 +199,9 @@ export class HttpTransport {
     let responseHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const token = await this.#config.tokenSource(req.issuer ?? 'project').token();
+      token = await this.#config.tokenSource(req.issuer ?? 'project').token();
       headers['x-service-auth'] = token;
-      secrets.push(token);
-      const pool = sharedPool(this.#origin, this.#config.timeouts.connectMs);
-      const response = await pool.request({
+      const response = await this.#pool().request({
         method: req.method,
         path: this.#basePath + req.path + queryString(req.query),
         headers,
@@ -214,33 +226,25 @@ export class HttpTransport {
         body: text,
         contentType,
         retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
-        secrets,
+        secrets: secrets(),
       });
       return { ok: false, failure: { kind: 'status', status: statusCode }, error };
     }
     if (req.parse === undefined) return { ok: true, value: undefined, status: statusCode };
+    const response = responseContext(req.method, req.path, statusCode, secrets);
     try {
-      return { ok: true, value: req.parse(text, contentType), status: statusCode };
+      return { ok: true, value: req.parse(text, contentType, response), status: statusCode };
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      const error = new VideoApiError(`${req.method} ${req.path} returned ${statusCode} with a ${reason}`, {
-        status: statusCode,
-        code: cause instanceof VideoApiError ? cause.code : 'UNEXPECTED_RESPONSE',
-        method: req.method,
-        path: req.path,
-        raw: redact(text, secrets).slice(0, 2000),
-        cause,
-      });
-      return { ok: false, failure: { kind: 'final' }, error };
+      return { ok: false, failure: { kind: 'final' }, error: response.unexpected(cause, text) };
     }
   }
 
-  #transportFailure(req: ApiRequest<unknown>, cause: unknown, signal: AbortSignal, options: CallOptions): Attempt<never> {
+  #transportFailure(req: ApiRequest<unknown>, cause: unknown, signal: AbortSignal | undefined, options: CallOptions): Attempt<never> {
     if (cause instanceof VideoApiError) return { ok: false, failure: { kind: 'final' }, error: cause };
     const where = `${req.method} ${req.path}`;
     const details = { method: req.method, path: req.path, cause };
     if (options.signal?.aborted) return { ok: false, failure: { kind: 'final' }, error: this.#aborted(req, cause) };
-    if (signal.aborted) {
+    if (signal?.aborted) {
       const error = new VideoTimeoutError(`${where} did not complete within ${options.timeoutMs} ms`, { ...details, code: 'ETIMEDOUT' });
       return { ok: false, failure: { kind: 'timeout', phase: 'deadline' }, error };
     }
@@ -267,6 +271,13 @@ export class HttpTransport {
     }
   }
 
+  /** The shared pool of this origin, looked up again once it was closed (closeSharedPools). */
+  #pool(): Pool {
+    const pool = this.#currentPool;
+    if (pool && !pool.closed && !pool.destroyed) return pool;
+    return (this.#currentPool = sharedPool(this.#origin, this.#config.timeouts.connectMs));
+  }
+
   #aborted(req: ApiRequest<unknown>, cause: unknown): VideoAbortedError {
     return new VideoAbortedError(`${req.method} ${req.path} was aborted by the caller`, {
       method: req.method,
@@ -282,6 +293,8 @@ export class HttpTransport {
   }
 }
 
+const NEVER_ABORTED = new AbortController().signal;
+
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted || ms <= 0) return resolve();
@@ -294,6 +307,26 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** How an answer to `method path` with `status` reports a malformed body; `secrets()` are scrubbed from it. */
+export function responseContext(method: HttpMethod, path: string, status: number, secrets: () => readonly string[]): ResponseContext {
+  return {
+    method,
+    path,
+    status,
+    unexpected(cause, raw) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return new VideoApiError(`${method} ${path} returned ${status} with ${/^[aeiou]/i.test(reason) ? 'an' : 'a'} ${reason}`, {
+        status,
+        code: cause instanceof VideoApiError ? cause.code : 'UNEXPECTED_RESPONSE',
+        method,
+        path,
+        raw: redact(raw, secrets()).slice(0, 2000),
+        cause,
+      });
+    },
+  };
 }
 
 /** The status label of a failed attempt: the HTTP status when one came back, else what went wrong. */
@@ -345,15 +378,15 @@ export function parseJson<S extends z.ZodType>(schema: S, body: string): z.outpu
   return parseData(schema, data);
 }
 
-/** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError. */
-export function parseData<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+/** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError about `what`. */
+export function parseData<S extends z.ZodType>(schema: S, data: unknown, what = 'response'): z.output<S> {
   const result = schema.safeParse(data);
   if (!result.success) {
     const issues = result.error.issues
       .slice(0, 3)
       .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
       .join('; ');
-    throw new VideoApiError(`unexpected response: ${issues}`, { code: 'UNEXPECTED_RESPONSE' });
+    throw new VideoApiError(`unexpected ${what}: ${issues}`, { code: 'UNEXPECTED_RESPONSE' });
   }
   return result.data;
 }

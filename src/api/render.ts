@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
+import { lazyList } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import { callerToken } from './participant';
 import {
@@ -9,12 +10,13 @@ import {
   RESOLUTIONS,
   type Resolution,
   epochMs,
-  listSchema,
+  namedFields,
   optionalEpochMs,
   projectIdOf,
   text,
   wireId,
   wireTime,
+  withUnknownFields,
 } from './schemas';
 import {
   charRange,
@@ -47,24 +49,35 @@ const wireRenderSchema = z.looseObject({
   streamId: z.string().nullish(),
 });
 
+const RENDER_FIELDS = namedFields(wireRenderSchema);
+
 /** A composed web-page stream (Experience Composer). */
-export const renderSchema = wireRenderSchema.transform((raw) => ({
-  ...raw,
-  projectId: projectIdOf(raw),
-  createdAt: epochMs(raw.createdAt),
-  updatedAt: optionalEpochMs(raw.updatedAt),
-  callbackUrl: text(raw.callbackUrl),
-  name: text(raw.name),
-  resolution: raw.resolution as Known<Resolution> | undefined,
-  status: raw.status as Known<RenderStatus>,
-  /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
-  reason: text(raw.reason),
-  /** Absent while starting. */
-  streamId: text(raw.streamId),
-}));
+export const renderSchema = wireRenderSchema.transform((raw) =>
+  withUnknownFields(
+    {
+      id: raw.id,
+      sessionId: raw.sessionId,
+      projectId: projectIdOf(raw),
+      createdAt: epochMs(raw.createdAt),
+      updatedAt: optionalEpochMs(raw.updatedAt),
+      callbackUrl: text(raw.callbackUrl),
+      name: text(raw.name),
+      url: raw.url,
+      resolution: raw.resolution as Known<Resolution> | undefined,
+      status: raw.status as Known<RenderStatus>,
+      /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
+      reason: text(raw.reason),
+      /** Absent while starting. */
+      streamId: text(raw.streamId),
+    },
+    raw,
+    RENDER_FIELDS,
+  ),
+);
 export type Render = z.output<typeof renderSchema>;
 
-export const renderListSchema = listSchema(renderSchema);
+/** A page of renders; each is validated when first read (lists.ts). */
+export const parseRenderList = lazyList(renderSchema);
 
 export interface StartRenderOptions {
   sessionId: string;
@@ -135,7 +148,7 @@ export class RenderStreams {
 
   async list(options: { offset?: number; count?: number } = {}, call?: CallOptions): Promise<Page<Render>> {
     const query = pagingQuery(options.offset, options.count);
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query, parse: json(renderListSchema) }, call);
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query, parse: parseRenderList }, call);
   }
 
   listAll(options: ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Render, void, undefined> {

@@ -88,7 +88,25 @@ export function removeStreamBody(streamId: unknown): StreamChange {
 // Response normalisation
 //
 // zod checks each wire shape with plain field schemas (its fast path); one transform per object
-// then applies the quirks below. A 1000-item list thus costs one small function call per item.
+// then applies the quirks below and builds the result field by field, adding unknown fields after
+// (`withUnknownFields`): a spread of the wire object (`{ ...raw, createdAt: … }`) cost 4–13 µs per
+// archive, the explicit object about 1 µs.
+
+/**
+ * `known` plus the fields of `raw` that its wire schema does not name: a resource keeps what a
+ * newer service sends beyond the spec.
+ */
+export function withUnknownFields<T extends object>(known: T, raw: Record<string, unknown>, named: ReadonlySet<string>): T {
+  for (const key in raw) {
+    if (!named.has(key)) (known as Record<string, unknown>)[key] = raw[key];
+  }
+  return known;
+}
+
+/** The field names a wire schema checks. */
+export function namedFields(schema: { shape: object }): ReadonlySet<string> {
+  return new Set(Object.keys(schema.shape));
+}
 
 /** Ids that arrive as integer or string (`projectId`, `partnerId`). */
 export const wireId = z.union([z.string(), z.number()]);
@@ -126,7 +144,7 @@ export function text(value: string | null | undefined): string | undefined {
  */
 export type Known<T extends string> = T | (string & {});
 
-export const wireStreamSelection = z.looseObject({
+export const wireStreamSelection = z.object({
   streamId: z.string(),
   hasAudio: z.boolean().optional(),
   hasVideo: z.boolean().optional(),
@@ -139,7 +157,7 @@ export interface StreamSelection {
 }
 
 export function streamSelectionsOf(raw: readonly z.output<typeof wireStreamSelection>[] | null | undefined): StreamSelection[] {
-  return (raw ?? []).map((s) => ({ ...s, hasAudio: s.hasAudio ?? true, hasVideo: s.hasVideo ?? true }));
+  return (raw ?? []).map((s) => ({ streamId: s.streamId, hasAudio: s.hasAudio ?? true, hasVideo: s.hasVideo ?? true }));
 }
 
 export function listSchema<Item extends z.ZodType>(item: Item) {

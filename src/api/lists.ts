@@ -1,0 +1,72 @@
+/**
+ * List pages whose items are validated when they are used. A page arrives with its envelope
+ * checked (`count`, `items`, every item an object with a string `id`); the rest of an item is
+ * checked and normalised by its zod schema the first time a field other than `id` is read, and
+ * the result kept. The poller reads the id of every item of pages of up to 1,000 and the fields
+ * of the few it watches; validating every item on arrival cost about 10× the `JSON.parse` of the
+ * page (bench/README.md, `bench:api`).
+ *
+ * Items are Proxies over the item as received, so callers see plain objects of the schema's
+ * output type: property reads, `in`, `Object.keys`, spreads and `JSON.stringify` all go through
+ * the validated object. An item that does not match its schema throws, when it is read, the
+ * VideoApiError its response would have thrown, naming the item.
+ */
+import { z } from 'zod';
+import { type ResponseContext, type ResponseParser, parseData, parseJson } from './http';
+import type { Page } from './schemas';
+
+type WireItem = { readonly id: string } & Record<string, unknown>;
+
+function isWireItem(value: unknown): value is WireItem {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { id?: unknown }).id === 'string';
+}
+
+/** One check over the array: `z.array` would copy it, which costs as much as the rest of the page. */
+const wireItems = z.custom<readonly WireItem[]>((value) => Array.isArray(value) && value.every(isWireItem), {
+  error: (issue) => {
+    if (!Array.isArray(issue.input)) return `expected an array of items, received ${issue.input === null ? 'null' : typeof issue.input}`;
+    const index = issue.input.findIndex((item) => !isWireItem(item));
+    return `item ${index} is not an object with a string id`;
+  },
+});
+
+const envelopeSchema = z.looseObject({ count: z.number().int(), items: wireItems });
+
+/** A parser for a list page of items checked lazily against `item`. */
+export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<Page<z.output<S>>> {
+  return (body, _contentType, response) => {
+    const page = parseJson(envelopeSchema, body);
+    return { count: page.count, items: lazyItems(page.items, item, response) };
+  };
+}
+
+/** Where an item as received keeps the outcome of its check (a symbol: never seen through the Proxy). */
+const CHECKED = Symbol('checked');
+
+function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item: S, response: ResponseContext): z.output<S>[] {
+  type Item = z.output<S>;
+  type Checked = { value: Item } | { error: Error };
+  const full = (raw: WireItem & { [CHECKED]?: Checked }): Item => {
+    let result = raw[CHECKED];
+    if (result === undefined) {
+      try {
+        result = { value: parseData(item, raw, `item ${JSON.stringify(raw.id)}`) };
+      } catch (cause) {
+        result = { error: response.unexpected(cause, JSON.stringify(raw)) };
+      }
+      raw[CHECKED] = result;
+    }
+    if ('error' in result) throw result.error;
+    return result.value;
+  };
+  const handler: ProxyHandler<WireItem> = {
+    get: (raw, key) => (key === 'id' ? raw.id : Reflect.get(full(raw), key)),
+    has: (raw, key) => key === 'id' || Reflect.has(full(raw), key),
+    ownKeys: (raw) => Reflect.ownKeys(full(raw)),
+    getOwnPropertyDescriptor: (raw, key) => Reflect.getOwnPropertyDescriptor(full(raw), key),
+    set: (raw, key, value) => Reflect.set(full(raw), key, value),
+    defineProperty: (raw, key, descriptor) => Reflect.defineProperty(full(raw), key, descriptor),
+    deleteProperty: (raw, key) => Reflect.deleteProperty(full(raw), key),
+  };
+  return wire.map((raw) => new Proxy(raw, handler) as Item);
+}

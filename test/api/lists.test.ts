@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RETRY_NONE, VideoApiError, VideoClient, closeSharedPools } from '../../src/api';
+import { archiveSchema } from '../../src/api/archives';
+import { broadcastSchema } from '../../src/api/broadcasts';
+import { parseJson } from '../../src/api/http';
+import { renderSchema } from '../../src/api/render';
+import { type FakeService, type Reply, startFakeService } from './support/fake-service';
+
+// List pages are checked in two steps (src/api/lists.ts): the envelope when the page arrives,
+// each item when something other than its id is first read. These tests hold both steps to the
+// tolerance and the rejections a fully validated page had.
+
+const FIXTURES = join(__dirname, '..', 'reference', 'fixtures');
+const recorded = (file: string) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as { count: number; items: Record<string, unknown>[] };
+
+const API_KEY = '46123456';
+const SECRET = 'project-secret-0123456789abcdef';
+const ARCHIVE = { id: 'A1', sessionId: 'S1', createdAt: 1_700_000_000_000, status: 'started' };
+
+let service: FakeService;
+let reply: Reply;
+let client: VideoClient;
+
+beforeAll(async () => {
+  service = await startFakeService(() => reply);
+  client = new VideoClient({ baseUrl: service.baseUrl, apiKey: API_KEY, apiSecret: SECRET, retry: RETRY_NONE });
+});
+
+afterAll(async () => {
+  await service.close();
+  await closeSharedPools();
+});
+
+async function failure(promise: Promise<unknown>): Promise<VideoApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(VideoApiError);
+    return error as VideoApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function thrownBy(read: () => unknown): VideoApiError {
+  try {
+    read();
+  } catch (error) {
+    expect(error).toBeInstanceOf(VideoApiError);
+    return error as VideoApiError;
+  }
+  throw new Error('expected the read to throw');
+}
+
+describe('recorded list bodies stay tolerated', () => {
+  test.each([
+    ['archive.list.ruby.json', archiveSchema, () => client.archives.list()],
+    ['archive.list.opentok-node.json', archiveSchema, () => client.archives.list()],
+    ['archive.list.vonage-node.json', archiveSchema, () => client.archives.list()],
+    ['broadcast.list.ruby.json', broadcastSchema, () => client.broadcasts.list()],
+    ['render.list.ruby.json', renderSchema, () => client.render.list()],
+    ['render.list.php.json', renderSchema, () => client.render.list()],
+  ] as const)('%s: every item reads as its schema parses it alone', async (file, schema, list) => {
+    const body = recorded(file);
+    reply = { body };
+    const page = await list();
+    expect(page.count).toBe(body.count);
+    expect(page.items.map((item) => item.id)).toEqual(body.items.map((item) => item.id));
+    page.items.forEach((item, i) => {
+      const alone = parseJson(schema as typeof archiveSchema, JSON.stringify(body.items[i]));
+      expect({ ...item }).toEqual(alone);
+      expect(JSON.parse(JSON.stringify(item))).toEqual(JSON.parse(JSON.stringify(alone)));
+      expect(Object.keys(item).sort()).toEqual(Object.keys(alone).sort());
+    });
+  });
+
+  test('quirks are normalised and unknown fields kept, as in a single get', async () => {
+    const body = recorded('archive.list.opentok-node.json');
+    body.items[0] = { ...body.items[0], createdAt: 1391457926, notInTheSpec: { nested: true } };
+    reply = { body };
+    const [first, second] = (await client.archives.list()).items;
+    expect(first!.createdAt).toBe(1391457926000);
+    expect(first!.projectId).toBe('APIKEY');
+    expect(first!.hasAudio).toBe(true);
+    expect(first!.outputMode).toBe('composed');
+    expect((first as unknown as Record<string, unknown>).notInTheSpec).toEqual({ nested: true });
+    expect('notInTheSpec' in first!).toBe(true);
+    expect(second!.name).toBe('Archive 3');
+  });
+
+  test('items read as the plain objects they validate to: spread, keys, assignment', async () => {
+    reply = { body: { count: 1, items: [ARCHIVE] } };
+    const [item] = (await client.archives.list()).items;
+    expect({ ...item }).toMatchObject({ id: 'A1', sessionId: 'S1', createdAt: ARCHIVE.createdAt, status: 'started', duration: 0, streams: [] });
+    expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+    item!.status = 'stopped';
+    expect(item!.status).toBe('stopped');
+    expect({ ...item }.status).toBe('stopped');
+  });
+});
+
+describe('a malformed item fails where it is read, naming itself', () => {
+  const malformed = { id: 'A2', sessionId: 42, status: 'started', createdAt: 'yesterday', secretEcho: SECRET };
+
+  test('the page arrives; its ids and its other items read normally', async () => {
+    reply = { body: { count: 3, items: [ARCHIVE, malformed, { ...ARCHIVE, id: 'A3' }] } };
+    const page = await client.archives.list({ count: 3 });
+    expect(page.items.map((item) => item.id)).toEqual(['A1', 'A2', 'A3']);
+    expect(page.items[0]!.status).toBe('started');
+    expect(page.items[2]!.createdAt).toBe(ARCHIVE.createdAt);
+  });
+
+  test('reading it throws the VideoApiError the response would have, with the item, the call and no secret', async () => {
+    reply = { body: { count: 2, items: [ARCHIVE, malformed] } };
+    const item = (await client.archives.list({ count: 2 })).items[1]!;
+    const error = thrownBy(() => item.status);
+    expect(error.code).toBe('UNEXPECTED_RESPONSE');
+    expect(error.status).toBe(200);
+    expect(error.method).toBe('GET');
+    expect(error.path).toBe(`/v2/project/${API_KEY}/archive`);
+    expect(error.message).toMatch(/^GET \/v2\/project\/46123456\/archive returned 200 with an unexpected item "A2": sessionId: .*expected string/);
+    expect(error.message).toMatch(/createdAt/);
+    expect(error.raw).toContain('"id":"A2"');
+    expect(error.raw).not.toContain(SECRET);
+    // Every later read fails the same way; spreading or serialising does not bypass the check.
+    expect(thrownBy(() => item.sessionId)).toBe(error);
+    expect(thrownBy(() => ({ ...item }))).toBe(error);
+    expect(thrownBy(() => JSON.stringify(item))).toBe(error);
+  });
+
+  test('broadcasts and renders too', async () => {
+    reply = { body: { count: 1, items: [{ id: 'B1', sessionId: 'S1', createdAt: 1, status: 'started', broadcastUrls: { rtmp: 'nope' } }] } };
+    const broadcast = (await client.broadcasts.list()).items[0]!;
+    expect(thrownBy(() => broadcast.broadcastUrls).message).toMatch(/unexpected item "B1": broadcastUrls\.rtmp/);
+    reply = { body: { count: 1, items: [{ id: 'R1', sessionId: 'S1', createdAt: 1, status: 'started' }] } };
+    const render = (await client.render.list()).items[0]!;
+    expect(thrownBy(() => render.url).message).toMatch(/unexpected item "R1": url/);
+  });
+});
+
+describe('a malformed envelope fails the call, as before', () => {
+  test.each([
+    ['an item without an id', { count: 1, items: [{ sessionId: 'S1' }] }, /items: item 0 is not an object with a string id/],
+    ['an item that is not an object', { count: 2, items: [ARCHIVE, 'A2'] }, /items: item 1 is not an object with a string id/],
+    ['a numeric id', { count: 1, items: [{ ...ARCHIVE, id: 7 }] }, /items: item 0 is not an object with a string id/],
+    ['items not an array', { count: 1, items: { A1: ARCHIVE } }, /items: expected an array of items, received object/],
+    ['no count', { items: [ARCHIVE] }, /count: .*expected number/],
+    ['a fractional count', { count: 1.5, items: [ARCHIVE] }, /count: .*expected int/],
+  ])('%s', async (_name, body, message) => {
+    reply = { body };
+    const error = await failure(client.archives.list());
+    expect(error.code).toBe('UNEXPECTED_RESPONSE');
+    expect(error.path).toBe(`/v2/project/${API_KEY}/archive`);
+    expect(error.message).toMatch(message);
+  });
+
+  test('a body that is not JSON', async () => {
+    reply = { body: '{"count": 1, "items": [', headers: { 'content-type': 'application/json' } };
+    const error = await failure(client.broadcasts.list());
+    expect(error.code).toBe('MALFORMED_RESPONSE');
+  });
+});
