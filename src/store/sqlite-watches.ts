@@ -6,7 +6,6 @@
 import type Database from 'better-sqlite3';
 import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import {
-  toClaimLimitsRecord,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
@@ -33,20 +32,22 @@ const INSERT_WATCH = `
           @project_name, @last_state, @last_change_at, @next_poll_at, @created_at, @expires_at)
   ON CONFLICT (id) DO NOTHING`;
 
-const CLAIM_DUE = `
-  WITH ranked AS (
-    SELECT id, project_name, next_poll_at,
-           row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
-    FROM watches
-    WHERE ended_at IS NULL AND next_poll_at <= @now
-      AND (lease_until IS NULL OR lease_until <= @now)
-      AND project_name NOT IN (SELECT value FROM json_each(@excluded_projects)))
+/**
+ * The claimable watches in due order, a page at a time after a (next_poll_at, id) cursor, along
+ * the partial index `watches_due`: a claim reads about as many rows as it takes instead of
+ * ranking every due watch (a window over all of them cost tens of ms per claim at 10,000 watches).
+ */
+const DUE_PAGE = `
+  SELECT id, project_name, next_poll_at FROM watches INDEXED BY watches_due
+  WHERE ended_at IS NULL AND next_poll_at <= @now
+    AND (next_poll_at, id) > (@after_at, @after_id)
+    AND (lease_until IS NULL OR lease_until <= @now)
+  ORDER BY next_poll_at, id
+  LIMIT @page`;
+
+const LEASE_WATCHES = `
   UPDATE watches SET lease_owner = @owner, lease_until = @lease_until, repoll_requested = 0
-  WHERE id IN (
-    SELECT id FROM ranked
-    WHERE n <= COALESCE((SELECT value FROM json_each(@project_limits) WHERE key = project_name), @per_project_limit, n)
-    ORDER BY next_poll_at, id
-    LIMIT @limit)
+  WHERE id IN (SELECT value FROM json_each(@ids))
   RETURNING *`;
 
 const COMPLETE_POLL = `
@@ -119,17 +120,11 @@ export class SqliteWatchStore implements WatchStore {
 
   async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
     if (limit < 1) return [];
-    const rows = this.immediate(
-      () =>
-        this.statement(CLAIM_DUE).all({
-          owner,
-          now,
-          limit,
-          lease_until: now + leaseMs,
-          ...toClaimLimitsRecord(options),
-          excluded_projects: JSON.stringify(options.excludeProjects ?? []),
-        }) as WatchRecord[],
-    );
+    const rows = this.immediate(() => {
+      const ids = this.pickDue(now, limit, options);
+      if (ids.length === 0) return [];
+      return this.statement(LEASE_WATCHES).all({ owner, lease_until: now + leaseMs, ids: JSON.stringify(ids) }) as WatchRecord[];
+    });
     // RETURNING comes back in no particular order.
     return rows.map(toWatch).sort(byDueTimeThenId);
   }
@@ -222,6 +217,30 @@ export class SqliteWatchStore implements WatchStore {
 
   private insertWatch(watch: NewWatch): boolean {
     return this.statement(INSERT_WATCH).run(toNewWatchRecord(watch)).changes > 0;
+  }
+
+  /** Ids of the first `limit` claimable watches in due order, within the per-project limits. */
+  private pickDue(now: number, limit: number, options: ClaimOptions): string[] {
+    const excluded = new Set(options.excludeProjects ?? []);
+    const limitOf = (projectName: string): number => options.projectLimits?.[projectName] ?? options.perProjectLimit ?? Infinity;
+    const taken = new Map<string, number>();
+    const ids: string[] = [];
+    const page = Math.max(64, 2 * limit);
+    const statement = this.statement(DUE_PAGE);
+    let cursor = { after_at: Number.MIN_SAFE_INTEGER, after_id: '' };
+    for (;;) {
+      const rows = statement.all({ now, page, ...cursor }) as Pick<WatchRecord, 'id' | 'project_name' | 'next_poll_at'>[];
+      for (const row of rows) {
+        const count = taken.get(row.project_name) ?? 0;
+        if (excluded.has(row.project_name) || count >= limitOf(row.project_name)) continue;
+        taken.set(row.project_name, count + 1);
+        ids.push(row.id);
+        if (ids.length === limit) return ids;
+      }
+      const last = rows.at(-1);
+      if (rows.length < page || last === undefined) return ids;
+      cursor = { after_at: Number(last.next_poll_at), after_id: last.id };
+    }
   }
 
   /** Applies `assignments` to a pending row leased by `owner`, and gives the lease back. */
