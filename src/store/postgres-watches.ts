@@ -56,18 +56,32 @@ const CLAIM_DUE = `
   )
   SELECT * FROM claimed ORDER BY next_poll_at, id`;
 
-const COMPLETE_POLL = `
-  UPDATE watches SET
-    last_state       = $3::jsonb,
-    last_change_at   = CASE WHEN $4::boolean THEN $5::bigint ELSE last_change_at END,
-    next_poll_at     = CASE WHEN repoll_requested THEN $5::bigint ELSE $6::bigint END,
-    failures         = $7,
-    ended_at         = CASE WHEN $8::boolean THEN $5::bigint ELSE ended_at END,
-    revision         = revision + 1,
+// Rows are locked in id order first, so two transactions completing overlapping lists (a lease
+// taken over) wait for each other instead of deadlocking; `NULLIF` because a JSON null in the
+// recordset is the jsonb value null, not SQL NULL.
+const COMPLETE_POLLS = `
+  WITH polls AS (
+    SELECT * FROM jsonb_to_recordset($2::jsonb)
+      AS p(id text, last_state jsonb, changed boolean, polled_at bigint, next_poll_at bigint, failures int, ended boolean)
+  ), locked AS (
+    SELECT w.id FROM watches w
+    WHERE w.id IN (SELECT id FROM polls) AND w.lease_owner = $1 AND w.ended_at IS NULL
+    ORDER BY w.id
+    FOR UPDATE
+  )
+  UPDATE watches w SET
+    last_state       = NULLIF(p.last_state, 'null'::jsonb),
+    last_change_at   = CASE WHEN p.changed THEN p.polled_at ELSE w.last_change_at END,
+    next_poll_at     = CASE WHEN w.repoll_requested THEN p.polled_at ELSE p.next_poll_at END,
+    failures         = p.failures,
+    ended_at         = CASE WHEN p.ended THEN p.polled_at ELSE w.ended_at END,
+    revision         = w.revision + 1,
     repoll_requested = false,
     lease_owner      = NULL,
     lease_until      = NULL
-  WHERE id = $1 AND lease_owner = $2 AND ended_at IS NULL`;
+  FROM polls p JOIN locked l ON l.id = p.id
+  WHERE w.id = p.id AND w.lease_owner = $1 AND w.ended_at IS NULL
+  RETURNING w.id`;
 
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
@@ -75,10 +89,16 @@ const INSERT_WATCH = `
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14)
   ON CONFLICT (id) DO NOTHING`;
 
+/** Inserted in the order given (WITH ORDINALITY): id order is delivery order within a channel. */
 const INSERT_OUTBOX = `
   INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, thread_ts,
                       payload, created_at, retry_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
+  SELECT r.idempotency_key, r.watch_id, r.transition_key, r.team_id, r.channel_id, r.thread_ts,
+         r.payload, r.created_at, r.retry_at
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(item, n),
+       LATERAL jsonb_to_record(e.item) AS r(idempotency_key text, watch_id text, transition_key text, team_id text,
+                                            channel_id text, thread_ts text, payload jsonb, created_at bigint, retry_at bigint)
+  ORDER BY e.n
   ON CONFLICT (idempotency_key) DO NOTHING`;
 
 const CLAIM_OUTBOX = `
@@ -167,16 +187,13 @@ export class PostgresWatchStore implements WatchStore {
   async completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
     if (polls.length === 0) return [];
     return inTransaction(this.pool, async (client) => {
-      const written = new Set<CompletedPoll>();
-      for (const poll of [...polls].sort((a, b) => (a.watchId < b.watchId ? -1 : a.watchId > b.watchId ? 1 : 0))) {
-        if (await updatePolledWatch(client, owner, poll)) written.add(poll);
-      }
-      const kept = polls.filter((poll) => written.has(poll));
+      const written = await updatePolledWatches(client, owner, polls);
+      const kept = polls.filter((poll) => written.has(poll.watchId));
       for (const { outcome } of kept) {
         for (const spawned of outcome.spawn ?? []) await insertWatch(client, spawned);
       }
       await appendOutbox(client, kept);
-      return polls.map((poll) => written.has(poll));
+      return polls.map((poll) => written.has(poll.watchId));
     });
   }
 
@@ -281,35 +298,27 @@ async function appendOutbox(client: PoolClient, polls: readonly CompletedPoll[])
   for (const key of lockKeys) {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [CHANNEL_LOCK_SPACE, key]);
   }
-  for (const { watchId, outcome } of polls) {
-    for (const item of outcome.outbox) {
-      const r = toNewOutboxRecord(watchId, item, outcome.polledAt);
-      await client.query(INSERT_OUTBOX, [
-        r.idempotency_key,
-        r.watch_id,
-        r.transition_key,
-        r.team_id,
-        r.channel_id,
-        r.thread_ts,
-        r.payload,
-        r.created_at,
-        r.retry_at,
-      ]);
-    }
-  }
+  const records = polls.flatMap(({ watchId, outcome }) =>
+    outcome.outbox.map((item) => {
+      const record = toNewOutboxRecord(watchId, item, outcome.polledAt);
+      // Nested as JSON, not as a JSON string.
+      return { ...record, payload: item.payload };
+    }),
+  );
+  await client.query(INSERT_OUTBOX, [JSON.stringify(records)]);
 }
 
-/** Writes a poll's state inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */
-async function updatePolledWatch(client: PoolClient, owner: string, { watchId, outcome }: CompletedPoll): Promise<boolean> {
-  const updated = await client.query(COMPLETE_POLL, [
-    watchId,
-    owner,
-    outcome.state === undefined ? null : JSON.stringify(outcome.state),
-    outcome.changed,
-    outcome.polledAt,
-    outcome.nextPollAt,
-    outcome.failures,
-    outcome.ended,
-  ]);
-  return (updated.rowCount ?? 0) > 0;
+/** Writes the polls' states inside the caller's transaction; the ids written (`owner` holds them, not ended). */
+async function updatePolledWatches(client: PoolClient, owner: string, polls: readonly CompletedPoll[]): Promise<Set<string>> {
+  const records = polls.map(({ watchId, outcome }) => ({
+    id: watchId,
+    last_state: outcome.state ?? null,
+    changed: outcome.changed,
+    polled_at: outcome.polledAt,
+    next_poll_at: outcome.nextPollAt,
+    failures: outcome.failures,
+    ended: outcome.ended,
+  }));
+  const { rows } = await client.query<{ id: string }>(COMPLETE_POLLS, [owner, JSON.stringify(records)]);
+  return new Set(rows.map((row) => row.id));
 }
