@@ -156,6 +156,15 @@ export function matchesFilter(watch: Watch, filter: WatchFilter): boolean {
   return (Object.keys(filter) as (keyof WatchFilter)[]).every((key) => filter[key] === undefined || watch[key] === filter[key]);
 }
 
+export interface OutboxClaimOptions {
+  /**
+   * A channel that had a reply delivered less than this long before `now` has no claimable
+   * reply: Slack allows about one posted message per second per channel, whichever replica
+   * posts it. Card updates (chat.update) post nothing new and are not held back.
+   */
+  channelIntervalMs?: number;
+}
+
 export interface ClaimOptions {
   /** At most this many watches of any one project, so a project with a backlog cannot crowd out the others. */
   perProjectLimit?: number;
@@ -203,7 +212,10 @@ export interface ClaimOptions {
  * - A row is *claimable* at `now` when it is neither delivered nor discarded, `retryAt <= now`,
  *   it has no lease or `leaseUntil <= now`, and no row of the same (teamId, channelId) with a
  *   smaller id is still neither delivered nor discarded. So each channel delivers in order, and
- *   a row held back by Slack holds back only its own channel.
+ *   a row held back by Slack holds back only its own channel. With `channelIntervalMs`, a reply
+ *   is also not claimable while a reply of its channel was delivered after `now -
+ *   channelIntervalMs` (`deliveredAt`), so a channel gets at most one posted message per interval
+ *   across replicas.
  * - `claimOutbox` leases up to `limit` claimable rows in id order: `leaseOwner`, `leaseUntil`,
  *   `attempts + 1`, `firstAttemptAt` (kept once set).
  * - `markDelivered`, `deferOutbox` and `discardOutbox` apply only while `leaseOwner === owner`
@@ -261,7 +273,7 @@ export interface WatchStore {
   /** Ends the watch now (an unwatch); resolves false when there was no such active watch. */
   endWatch(watchId: string, at: number): Promise<boolean>;
 
-  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]>;
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options?: OutboxClaimOptions): Promise<OutboxRow[]>;
   markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean>;
   deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean>;
   discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean>;

@@ -4,7 +4,7 @@
  * other nor get the same row; a poll's results are written in one transaction.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
   toClaimLimitsRecord,
@@ -111,6 +111,10 @@ const CLAIM_OUTBOX = `
         SELECT 1 FROM outbox earlier
         WHERE earlier.team_id = o.team_id AND earlier.channel_id = o.channel_id AND earlier.id < o.id
           AND earlier.delivered_at IS NULL AND earlier.discarded_at IS NULL)
+      AND ($5::bigint IS NULL OR o.payload->>'type' <> 'reply' OR NOT EXISTS (
+        SELECT 1 FROM outbox recent
+        WHERE recent.team_id = o.team_id AND recent.channel_id = o.channel_id
+          AND recent.delivered_at > $5::bigint AND recent.payload->>'type' = 'reply'))
     ORDER BY o.id
     LIMIT $3
     FOR UPDATE OF o SKIP LOCKED
@@ -224,9 +228,9 @@ export class PostgresWatchStore implements WatchStore {
     return (ended.rowCount ?? 0) > 0;
   }
 
-  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {
     if (limit < 1) return [];
-    const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [owner, now, limit, leaseMs]);
+    const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [owner, now, limit, leaseMs, options.channelIntervalMs ? now - options.channelIntervalMs : null]);
     return rows.map(toOutboxRow);
   }
 

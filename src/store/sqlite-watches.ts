@@ -4,7 +4,7 @@
  * taken by another connection to the same file, and never fails with SQLITE_BUSY_SNAPSHOT.
  */
 import type Database from 'better-sqlite3';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import {
   toNewOutboxRecord,
   toNewWatchRecord,
@@ -85,6 +85,10 @@ const CLAIM_OUTBOX = `
         SELECT 1 FROM outbox earlier
         WHERE earlier.team_id = o.team_id AND earlier.channel_id = o.channel_id AND earlier.id < o.id
           AND earlier.delivered_at IS NULL AND earlier.discarded_at IS NULL)
+      AND (@paced_since IS NULL OR json_extract(o.payload, '$.type') <> 'reply' OR NOT EXISTS (
+        SELECT 1 FROM outbox recent
+        WHERE recent.team_id = o.team_id AND recent.channel_id = o.channel_id
+          AND recent.delivered_at > @paced_since AND json_extract(recent.payload, '$.type') = 'reply'))
     ORDER BY o.id
     LIMIT @limit)
   RETURNING *`;
@@ -167,10 +171,11 @@ export class SqliteWatchStore implements WatchStore {
     return ended.changes > 0;
   }
 
-  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {
     if (limit < 1) return [];
+    const pacedSince = options.channelIntervalMs ? now - options.channelIntervalMs : null;
     const rows = this.immediate(
-      () => this.statement(CLAIM_OUTBOX).all({ owner, now, limit, lease_until: now + leaseMs }) as OutboxRecord[],
+      () => this.statement(CLAIM_OUTBOX).all({ owner, now, limit, lease_until: now + leaseMs, paced_since: pacedSince }) as OutboxRecord[],
     );
     return rows.map(toOutboxRow).sort((a, b) => a.id - b.id);
   }

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
@@ -279,8 +279,8 @@ export class SqliteStore implements VidopsStore {
     return this.watches.endWatch(watchId, at);
   }
 
-  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
-    return this.watches.claimOutbox(owner, now, limit, leaseMs);
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options?: OutboxClaimOptions): Promise<OutboxRow[]> {
+    return this.watches.claimOutbox(owner, now, limit, leaseMs, options);
   }
 
   markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {

@@ -53,8 +53,9 @@ describe('poller end to end when Slack or the video service fail for a while', (
     t.slack.failNext('chat.postMessage', { status: 500 }, 2);
     t.slack.failNext('chat.postMessage', { status: 500, applied: true }, 1);
     await video().archives.stop(rec.started.id);
-    // Two plain 500s (back-off 2 s, then 4 s), then one that posted but lost its answer.
-    for (let i = 0; i < 8; i++) await t.poller!.step(2_000);
+    // Two plain 500s (back-off 2 s, then 4 s), then one that posted but lost its answer; the
+    // next reply then waits out the channel's pacing interval (one more step).
+    for (let i = 0; i < 9; i++) await t.poller!.step(2_000);
     expect(threadTexts(t, rec.ts)).toEqual(['Recording stopped on request', expect.stringMatching(/^Recording available/)]);
     const replies = t.slack.callsOf('conversations.replies');
     expect(replies.length).toBeGreaterThan(0);
