@@ -54,6 +54,11 @@ export class SqliteStore implements VidopsStore {
     if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     if (path !== MEMORY) this.db.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit no longer waits for
+    // the disk on the event loop (the poller commits dozens of times a second). A crash of the
+    // process loses nothing; a power cut may roll back the last commits, each whole (a watch's
+    // state with its outbox rows), so their changes are found again by the next poll.
+    this.db.pragma('synchronous = NORMAL');
     // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
     this.db.pragma('busy_timeout = 5000');
     this.watches = new SqliteWatchStore(this.db, (sql) => this.statement(sql));
