@@ -172,6 +172,11 @@ export interface ClaimOptions {
   projectLimits?: Readonly<Record<string, number>>;
   /** Projects not to claim from now (their budget is spent or they are backing off). */
   excludeProjects?: readonly string[];
+  /**
+   * Where the claim before this one (same `now`) ended in due order: a store may start looking
+   * after it, since what comes before is leased already. A hint only; ignoring it is correct.
+   */
+  after?: { nextPollAt: number; id: string };
 }
 
 /**

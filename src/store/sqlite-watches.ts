@@ -232,7 +232,7 @@ export class SqliteWatchStore implements WatchStore {
     const ids: string[] = [];
     const page = Math.max(64, 2 * limit);
     const statement = this.statement(DUE_PAGE);
-    let cursor = { after_at: Number.MIN_SAFE_INTEGER, after_id: '' };
+    let cursor = options.after ? { after_at: options.after.nextPollAt, after_id: options.after.id } : { after_at: Number.MIN_SAFE_INTEGER, after_id: '' };
     for (;;) {
       const rows = statement.all({ now, page, ...cursor }) as Pick<WatchRecord, 'id' | 'project_name' | 'next_poll_at'>[];
       for (const row of rows) {
