@@ -12,7 +12,12 @@ export interface ScheduleConfig {
   slowMs: number;
   /** Each interval is spread by ±jitterRatio of itself (0 turns jitter off). */
   jitterRatio: number;
-  /** First retry delay after a project's reads fail; doubles per consecutive failure. */
+  /**
+   * First retry delay after a project's reads fail; doubles per consecutive failure. Short: one
+   * failed read (a 500, a reset, a 429 with Retry-After 1) should not hold every watch of the
+   * project back for longer than the fast interval; a service that keeps failing is soon left
+   * alone for minutes.
+   */
   failureBaseMs: number;
   failureMaxMs: number;
 }
@@ -21,7 +26,7 @@ export const DEFAULT_SCHEDULE: ScheduleConfig = {
   fastMs: 3_000,
   slowMs: 60_000,
   jitterRatio: 0.1,
-  failureBaseMs: 5_000,
+  failureBaseMs: 1_000,
   failureMaxMs: 5 * 60_000,
 };
 

@@ -64,11 +64,11 @@ describe('nextPollAt', () => {
 
 describe('failure backoff', () => {
   it.each([
-    [1, 5_000],
-    [2, 10_000],
-    [3, 20_000],
-    [6, 160_000],
-    [7, 300_000],
+    [1, 1_000],
+    [2, 2_000],
+    [3, 4_000],
+    [9, 256_000],
+    [10, 300_000],
     [50, 300_000],
   ])('failure %s → %s ms', (failures, delay) => {
     expect(failureDelay(failures, config, middle)).toBe(delay);
@@ -81,14 +81,14 @@ describe('failure backoff', () => {
 
   it('rests only the failing project and forgets once it recovers', () => {
     const backoff = new ProjectBackoff(config, middle);
-    expect(backoff.failed('a', 0)).toBe(5_000);
-    expect(backoff.failed('a', 5_000)).toBe(15_000);
-    expect(backoff.resting(6_000)).toEqual(['a']);
+    expect(backoff.failed('a', 0)).toBe(1_000);
+    expect(backoff.failed('a', 1_000)).toBe(3_000);
+    expect(backoff.resting(1_500)).toEqual(['a']);
     expect(backoff.failures('b')).toBe(0);
-    expect(backoff.resting(15_000)).toEqual([]);
+    expect(backoff.resting(3_000)).toEqual([]);
     backoff.succeeded('a');
     expect(backoff.failures('a')).toBe(0);
-    expect(backoff.failed('a', 20_000)).toBe(25_000);
+    expect(backoff.failed('a', 20_000)).toBe(21_000);
   });
 });
 
