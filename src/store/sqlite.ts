@@ -6,6 +6,7 @@ import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxR
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { SqliteScheduleStore } from './sqlite-schedules';
 import { SqliteWatchStore } from './sqlite-watches';
 import {
@@ -40,11 +41,15 @@ import { backlogSql, toBacklog } from './backlog';
 
 export const MEMORY = ':memory:';
 
+/** How often the worker checkpoints the WAL (see sqlite-checkpointer.ts). */
+const CHECKPOINT_INTERVAL_MS = 500;
+
 export class SqliteStore implements VidopsStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly watches: SqliteWatchStore;
   private readonly schedules: SqliteScheduleStore;
+  private readonly checkpointer: Checkpointer | undefined;
 
   /** Opens (creating it and its directory when needed) the database file, or `:memory:`. */
   constructor(
@@ -61,6 +66,13 @@ export class SqliteStore implements VidopsStore {
     this.db.pragma('synchronous = NORMAL');
     // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
     this.db.pragma('busy_timeout = 5000');
+    if (path !== MEMORY) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = startCheckpointer(path, CHECKPOINT_INTERVAL_MS, () => {
+        // Without the worker, commits checkpoint again as SQLite does by default.
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      });
+    }
     this.watches = new SqliteWatchStore(this.db, (sql) => this.statement(sql));
     this.schedules = new SqliteScheduleStore(this.db, (sql) => this.statement(sql));
   }
@@ -93,6 +105,7 @@ export class SqliteStore implements VidopsStore {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 
