@@ -10,7 +10,11 @@ export interface ScheduleConfig {
   fastMs: number;
   /** Interval once nothing has changed for a while. */
   slowMs: number;
-  /** Each interval is spread by ±jitterRatio of itself (0 turns jitter off). */
+  /**
+   * Intervals are spread by jitterRatio of themselves: a poll interval shortened by up to that
+   * much (never lengthened, so a watch is polled at most `slowMs` apart and a change is seen
+   * within the interval), a failure back-off by ± that much (0 turns jitter off).
+   */
   jitterRatio: number;
   /**
    * First retry delay after a project's reads fail; doubles per consecutive failure. Short: one
@@ -54,6 +58,11 @@ function jittered(delayMs: number, config: { jitterRatio: number }, random: Rand
   return Math.round(delayMs * (1 + config.jitterRatio * (2 * random() - 1)));
 }
 
+function shortenedByJitter(delayMs: number, config: { jitterRatio: number }, random: Random): number {
+  if (config.jitterRatio <= 0) return delayMs;
+  return Math.round(delayMs * (1 - config.jitterRatio * random()));
+}
+
 /**
  * The interval after an unchanged poll is the time since the last change, between fast and
  * slow: polls at +3 s, +6 s, +12 s, +24 s… after a change, i.e. the interval doubles each
@@ -77,7 +86,7 @@ export function nextPollAt(input: NextPollInput, config: ScheduleConfig, random:
   const candidates = [input.expiresAt];
   if (input.deadline !== undefined) candidates.push(Math.max(input.deadline, input.now));
   if (input.readsService || input.deadline === undefined) {
-    candidates.push(input.now + jittered(pollInterval(input.now, input.lastChangeAt, config), config, random));
+    candidates.push(input.now + shortenedByJitter(pollInterval(input.now, input.lastChangeAt, config), config, random));
   }
   return Math.min(...candidates);
 }

@@ -55,10 +55,10 @@ describe('nextPollAt', () => {
     expect(nextPollAt({ now: 50, lastChangeAt: 0, deadline: 10, expiresAt: Infinity, readsService: false }, config, middle)).toBe(50);
   });
 
-  it('spreads the interval by the jitter ratio, deterministically with an injected random', () => {
+  it('spreads the interval by the jitter ratio, never past the interval, deterministically with an injected random', () => {
     const jittery = { ...config, jitterRatio: 0.1 };
     const at = (r: number) => nextPollAt({ now: 0, lastChangeAt: -60_000, expiresAt: Infinity, readsService: true }, jittery, () => r);
-    expect([at(0), at(0.5), at(1)]).toEqual([54_000, 60_000, 66_000]);
+    expect([at(0), at(0.5), at(1)]).toEqual([60_000, 57_000, 54_000]);
   });
 });
 
