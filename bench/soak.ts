@@ -10,7 +10,7 @@
  *   SOAK_MINUTES=2 npm run bench:soak        # a short run (warm-up: a quarter of it, at most 2 min)
  *
  * Settings (environment): SOAK_MINUTES (10), SOAK_RATE commands/s (20), SOAK_WATCHES (10000),
- * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30),
+ * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30), SOAK_NODE_FLAGS (more node flags for vidops and the floor),
  * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (192), SOAK_DATABASE_URL (a fresh SQLite
  * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the
  * VIDOPS_POLL_* variables of this environment, as a deployment sets them; with none set, those the
@@ -46,6 +46,8 @@ interface Options {
   windowS: number;
   warmupS: number;
   heapMb: number;
+  /** More node flags for vidops and the floor alike (SOAK_NODE_FLAGS, space-separated). */
+  nodeFlags: string[];
   databaseUrl: string | undefined;
 }
 
@@ -65,6 +67,7 @@ function readOptions(env: NodeJS.ProcessEnv): Options {
     windowS: num('SOAK_WINDOW_SECONDS', 30),
     warmupS: num('SOAK_WARMUP_MINUTES', Math.min(2, minutes / 4)) * 60,
     heapMb: num('SOAK_HEAP_MB', 192),
+    nodeFlags: (env.SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     databaseUrl: env.SOAK_DATABASE_URL || undefined,
   };
 }
@@ -135,7 +138,7 @@ async function main(): Promise<void> {
   const logFd = openSync(logPath, 'w');
   const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer =>
     new Peer(fork(file, args, { execArgv, stdio: ['ignore', stdio, stdio, 'ipc'] }));
-  const heapCap = [`--max-old-space-size=${o.heapMb}`];
+  const heapCap = [`--max-old-space-size=${o.heapMb}`, ...o.nodeFlags];
   const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
   const environment = start(join(__dirname, 'soak', 'environment.ts'), [], ['--import', 'tsx'], 'inherit');
   const vidops = start(compiled, ['--role', 'vidops'], [...heapCap, ...profile], logFd);
@@ -162,7 +165,7 @@ async function main(): Promise<void> {
         `${o.changesPerSecond} resource changes/s, ${o.faultsPerMinute} injected faults/min; seeded in ${fixed(seededS)} s, watches added in ${fixed((performance.now() - seedStarted) / 1000 - seededS)} s`,
     );
     console.log(
-      `app: compiled JavaScript, --max-old-space-size=${o.heapMb}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
+      `app: compiled JavaScript, ${heapCap.join(' ')}${process.env.MALLOC_ARENA_MAX ? ` MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}` : ''}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
         ` (${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')})${pollerEnv === LARGE_PROJECT_POLLING ? ', the README\'s sizing for 10,000 watches' : ''}; ` +
         `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
@@ -256,7 +259,7 @@ async function main(): Promise<void> {
       addCounts(totals.appLog, appLog);
       const current = rss.at(-1)?.bytes ?? NaN;
       console.log(
-        `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB  heap ${mb(memory.heapUsed).padStart(5)} MB  ` +
+        `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB  heap ${mb(memory.heapUsed).padStart(5)}/${mb(memory.heapTotal)} MB  ` +
           `cmds ${w.sent} sent ${w.acked} acked (+${w.clicks} clicks)  ` +
           `ack p50/p99 vidops ${fixed(p(w.latencies.vidops, 50))}/${fixed(p(w.latencies.vidops, 99))} ms, floor ${fixed(p(w.latencies.floor, 50))}/${fixed(p(w.latencies.floor, 99))} ms  ` +
           `notifications ${notes.due} due ${notes.delivered} delivered ${notes.duplicates} dup, latency p50/p99 ${fixed(p(notes.latencies, 50) / 1000)}/${fixed(p(notes.latencies, 99) / 1000)} s`,
