@@ -57,15 +57,18 @@ const CLAIM_DUE = `
   SELECT * FROM claimed ORDER BY next_poll_at, id`;
 
 // Rows are locked in id order first, so two transactions completing overlapping lists (a lease
-// taken over) wait for each other instead of deadlocking; `NULLIF` because a JSON null in the
-// recordset is the jsonb value null, not SQL NULL.
+// taken over) wait for each other instead of deadlocking; they are found by primary key from the
+// id array `$3` and nothing the partial index `watches_due` could serve (a subquery over the
+// recordset, or `ended_at IS NULL` here, made the planner scan every active watch; an ended one
+// is locked for nothing and then left alone by the UPDATE);
+// `NULLIF` because a JSON null in the recordset is the jsonb value null, not SQL NULL.
 const COMPLETE_POLLS = `
   WITH polls AS (
     SELECT * FROM jsonb_to_recordset($2::jsonb)
       AS p(id text, last_state jsonb, changed boolean, polled_at bigint, next_poll_at bigint, failures int, ended boolean)
   ), locked AS (
     SELECT w.id FROM watches w
-    WHERE w.id IN (SELECT id FROM polls) AND w.lease_owner = $1 AND w.ended_at IS NULL
+    WHERE w.id = ANY($3::text[]) AND w.lease_owner = $1
     ORDER BY w.id
     FOR UPDATE
   )
@@ -323,6 +326,6 @@ async function updatePolledWatches(client: PoolClient, owner: string, polls: rea
     failures: outcome.failures,
     ended: outcome.ended,
   }));
-  const { rows } = await client.query<{ id: string }>(COMPLETE_POLLS, [owner, JSON.stringify(records)]);
+  const { rows } = await client.query<{ id: string }>(COMPLETE_POLLS, [owner, JSON.stringify(records), records.map((r) => r.id)]);
   return new Set(rows.map((row) => row.id));
 }
