@@ -7,12 +7,13 @@ import type { Pool, PoolClient } from 'pg';
 import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
-  toClaimLimitsRecord,
+  pickDue,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
   toWatch,
   toWatchFilterRecord,
+  type DueRow,
   type OutboxRecord,
   type WatchFilterRecord,
   type WatchRecord,
@@ -31,30 +32,30 @@ const MATCHES_FILTER = `
 
 const filterValues = (f: WatchFilterRecord) => [f.project_name, f.kind, f.resource_id, f.session_id, f.team_id, f.channel_id];
 
-// The locking step re-checks the claim conditions on `w` itself: a row another replica leased
-// and committed after this statement's snapshot is re-read under the lock and dropped there, so
-// LIMIT moves on to the next claimable row instead of returning fewer.
-const CLAIM_DUE = `
-  WITH ranked AS (
-    SELECT id, project_name, row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
-    FROM watches
-    WHERE ended_at IS NULL AND next_poll_at <= $2::bigint
+/** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
+const DUE_PAGE = `
+  SELECT id, project_name, next_poll_at FROM watches
+  WHERE ended_at IS NULL AND next_poll_at <= $1::bigint
+    AND (next_poll_at, id) > ($2::bigint, $3::text)
+    AND (lease_until IS NULL OR lease_until <= $1::bigint)
+  ORDER BY next_poll_at, id
+  LIMIT $4`;
+
+// The picked rows are locked by primary key and the claim conditions checked again under the
+// lock: a row another replica leased since the page was read is skipped (SKIP LOCKED while its
+// transaction runs, the re-check once it committed), so two replicas never lease the same watch.
+// \`COALESCE(ended_at, -1) = -1\` is \`ended_at IS NULL\` in a form the partial index \`watches_due\`
+// cannot serve: with it, the planner scanned every active watch instead of fetching these ids.
+const LEASE_WATCHES = `
+  WITH picked AS (
+    SELECT id FROM watches
+    WHERE id = ANY($4::text[]) AND COALESCE(ended_at, -1) = -1 AND next_poll_at <= $2::bigint
       AND (lease_until IS NULL OR lease_until <= $2::bigint)
-      AND project_name <> ALL($5::text[])
-  ), picked AS (
-    SELECT w.id FROM watches w JOIN ranked r ON r.id = w.id
-    WHERE r.n <= COALESCE(($7::jsonb ->> r.project_name)::bigint, $6::bigint, r.n)
-      AND w.ended_at IS NULL AND w.next_poll_at <= $2::bigint
-      AND (w.lease_until IS NULL OR w.lease_until <= $2::bigint)
-    ORDER BY w.next_poll_at, w.id
-    LIMIT $3
-    FOR UPDATE OF w SKIP LOCKED
-  ), claimed AS (
-    UPDATE watches w SET lease_owner = $1, lease_until = $2::bigint + $4::bigint, repoll_requested = false
-    FROM picked WHERE w.id = picked.id
-    RETURNING w.*
+    FOR UPDATE SKIP LOCKED
   )
-  SELECT * FROM claimed ORDER BY next_poll_at, id`;
+  UPDATE watches w SET lease_owner = $1, lease_until = $2::bigint + $3::bigint, repoll_requested = false
+  FROM picked WHERE w.id = picked.id
+  RETURNING w.*`;
 
 // Rows are locked in id order first, so two transactions completing overlapping lists (a lease
 // taken over) wait for each other instead of deadlocking; they are found by primary key from the
@@ -132,6 +133,8 @@ const CLAIM_OUTBOX = `
   )
   SELECT * FROM claimed ORDER BY id`;
 
+const byDueTimeThenId = (a: Watch, b: Watch): number => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** Keeps the channel locks apart from any other advisory lock of the application. */
 const CHANNEL_LOCK_SPACE = 0x7669_646f;
 
@@ -166,19 +169,34 @@ export class PostgresWatchStore implements WatchStore {
     return rows.map(toWatch);
   }
 
+  /**
+   * Picks due rows, then leases them; rows another replica leased in between are not returned,
+   * so this claim picks again after the last row it saw until it has `limit` or there are none.
+   */
   async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
-    if (limit < 1) return [];
-    const limits = toClaimLimitsRecord(options);
-    const { rows } = await this.pool.query<WatchRecord>(CLAIM_DUE, [
-      owner,
-      now,
-      limit,
-      leaseMs,
-      options.excludeProjects ?? [],
-      limits.per_project_limit,
-      limits.project_limits,
-    ]);
-    return rows.map(toWatch);
+    const leased: Watch[] = [];
+    const taken = new Map<string, number>();
+    let after = options.after;
+    while (leased.length < limit) {
+      const projectLimits: Record<string, number> = { ...options.projectLimits };
+      taken.forEach((count, projectName) => {
+        projectLimits[projectName] = (options.projectLimits?.[projectName] ?? options.perProjectLimit ?? Infinity) - count;
+      });
+      const picked = await pickDue(
+        async (cursor, size) => (await this.pool.query<DueRow>(DUE_PAGE, [now, cursor.afterAt, cursor.afterId, size])).rows,
+        limit - leased.length,
+        { ...options, projectLimits, ...(after && { after }) },
+      );
+      const last = picked.at(-1);
+      if (last === undefined) break;
+      const { rows } = await this.pool.query<WatchRecord>(LEASE_WATCHES, [owner, now, leaseMs, picked.map((row) => row.id)]);
+      for (const row of rows) {
+        leased.push(toWatch(row));
+        taken.set(row.project_name, (taken.get(row.project_name) ?? 0) + 1);
+      }
+      after = { nextPollAt: Number(last.next_poll_at), id: last.id };
+    }
+    return leased.sort(byDueTimeThenId);
   }
 
   async completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {

@@ -6,11 +6,13 @@
 import type Database from 'better-sqlite3';
 import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import {
+  pickDueSync,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
   toWatch,
   toWatchFilterRecord,
+  type DueRow,
   type OutboxRecord,
   type WatchRecord,
 } from './watch-rows';
@@ -32,11 +34,7 @@ const INSERT_WATCH = `
           @project_name, @last_state, @last_change_at, @next_poll_at, @created_at, @expires_at)
   ON CONFLICT (id) DO NOTHING`;
 
-/**
- * The claimable watches in due order, a page at a time after a (next_poll_at, id) cursor, along
- * the partial index `watches_due`: a claim reads about as many rows as it takes instead of
- * ranking every due watch (a window over all of them cost tens of ms per claim at 10,000 watches).
- */
+/** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
 const DUE_PAGE = `
   SELECT id, project_name, next_poll_at FROM watches INDEXED BY watches_due
   WHERE ended_at IS NULL AND next_poll_at <= @now
@@ -125,7 +123,8 @@ export class SqliteWatchStore implements WatchStore {
   async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
     if (limit < 1) return [];
     const rows = this.immediate(() => {
-      const ids = this.pickDue(now, limit, options);
+      const page = this.statement(DUE_PAGE);
+      const ids = pickDueSync((cursor, size) => page.all({ now, page: size, after_at: cursor.afterAt, after_id: cursor.afterId }) as DueRow[], limit, options).map((row) => row.id);
       if (ids.length === 0) return [];
       return this.statement(LEASE_WATCHES).all({ owner, lease_until: now + leaseMs, ids: JSON.stringify(ids) }) as WatchRecord[];
     });
@@ -222,30 +221,6 @@ export class SqliteWatchStore implements WatchStore {
 
   private insertWatch(watch: NewWatch): boolean {
     return this.statement(INSERT_WATCH).run(toNewWatchRecord(watch)).changes > 0;
-  }
-
-  /** Ids of the first `limit` claimable watches in due order, within the per-project limits. */
-  private pickDue(now: number, limit: number, options: ClaimOptions): string[] {
-    const excluded = new Set(options.excludeProjects ?? []);
-    const limitOf = (projectName: string): number => options.projectLimits?.[projectName] ?? options.perProjectLimit ?? Infinity;
-    const taken = new Map<string, number>();
-    const ids: string[] = [];
-    const page = Math.max(64, 2 * limit);
-    const statement = this.statement(DUE_PAGE);
-    let cursor = options.after ? { after_at: options.after.nextPollAt, after_id: options.after.id } : { after_at: Number.MIN_SAFE_INTEGER, after_id: '' };
-    for (;;) {
-      const rows = statement.all({ now, page, ...cursor }) as Pick<WatchRecord, 'id' | 'project_name' | 'next_poll_at'>[];
-      for (const row of rows) {
-        const count = taken.get(row.project_name) ?? 0;
-        if (excluded.has(row.project_name) || count >= limitOf(row.project_name)) continue;
-        taken.set(row.project_name, count + 1);
-        ids.push(row.id);
-        if (ids.length === limit) return ids;
-      }
-      const last = rows.at(-1);
-      if (rows.length < page || last === undefined) return ids;
-      cursor = { after_at: Number(last.next_poll_at), after_id: last.id };
-    }
   }
 
   /** Applies `assignments` to a pending row leased by `owner`, and gives the lease back. */
