@@ -7,6 +7,11 @@
  *   - latency from a state change in the emulator to its Slack post, p50/p99, in simulated time.
  *
  *   npm run bench:poller [-- --seconds 45 --changes 250 --slow 3]
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench:poller     # + a V8 CPU profile of the app process
+ *
+ * Exits 2 without figures when the run did not do its work (a sweep that did not poll every
+ * watch, a notification never posted, a failed read), 1 when an aim is missed (≤ 50 ms of CPU
+ * per cycle, change → post p99 ≤ the fast interval + 1 s).
  *
  * Processes: this launcher transpiles the sources (TypeScript's transpileModule) and runs the
  * app side as plain JavaScript with a capped heap, as a deployment would run `dist/`; the app
@@ -34,7 +39,7 @@ import { posterClient, webClientPoster } from '../src/poller/slack-poster';
 import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../src/poller/snapshot';
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
-import { ROOT, compileForBench } from './lib/compile';
+import { compileForBench } from './lib/compile';
 import { type Handlers, Peer, serve } from './lib/peer';
 import { mulberry32, percentile } from './lib/stats';
 
@@ -319,6 +324,7 @@ async function main(argv: string[]): Promise<void> {
     const TICK = settings.tickMs;
     const cycleCpu: number[] = [];
     const cycleRequests: number[] = [];
+    const failedCycles: string[] = [];
     let nextCycle = now;
     // The deliverer ticks on its own, out of step with the poller.
     let nextRound = now + 500;
@@ -340,6 +346,7 @@ async function main(argv: string[]): Promise<void> {
       if (now >= nextCycle) {
         const cpu0 = cpu();
         const report = await service.poller.runCycle();
+        if (report.failedProjects.length > 0) failedCycles.push(report.failedProjects.join(', '));
         if (report.claimed > 0) {
           cycleCpu.push(cpu() - cpu0);
           cycleRequests.push(report.requests);
@@ -376,10 +383,34 @@ async function main(argv: string[]): Promise<void> {
     const steady = full.at(-1)!;
     const resource = process.resourceUsage();
 
+    // A run that did not do the work prints no figures (exit 2).
+    const broken: string[] = [];
+    full.forEach((f, i) => {
+      if (f.polled < watched) broken.push(`full sweep ${i + 1} polled ${f.polled} of ${watched} watches in ${f.cycles} cycles`);
+    });
+    if (expected.size === 0 || latencies.length === 0) broken.push('no change was scheduled or none was posted');
+    if (missing > 0) broken.push(`${missing} of ${expected.size} notifications never posted`);
+    if (failedCycles.length > 0) broken.push(`${failedCycles.length} cycles failed to read the service (${failedCycles[0]})`);
+    if (cycleCpu.length === 0) broken.push('no cycle of the latency run had work');
+    if (broken.length > 0) {
+      process.stdout.write(`Broken run, no figures: ${broken.join('; ')}\n`);
+      process.exitCode = 2;
+      await service.stop();
+      await store.close();
+      return;
+    }
+    const cyclesOfSweep = steady.cycles;
+    const sweepCpuPerCycle = steady.cpuMs / cyclesOfSweep;
+    const missed = [
+      ...(sweepCpuPerCycle > CYCLE_CPU_AIM_MS ? [`CPU per full-sweep cycle ${ms(sweepCpuPerCycle)} (aim ≤ ${ms(CYCLE_CPU_AIM_MS)})`] : []),
+      ...(percentile(cycleCpu, 99) > CYCLE_CPU_AIM_MS ? [`CPU per latency-run cycle p99 ${ms(percentile(cycleCpu, 99))} (aim ≤ ${ms(CYCLE_CPU_AIM_MS)})`] : []),
+      ...(percentile(latencies, 99) > settings.schedule.fastMs + 1_000 ? [`change → post p99 ${ms(percentile(latencies, 99))} (aim ≤ ${ms(settings.schedule.fastMs + 1_000)})`] : []),
+    ];
+
     const lines = [
       `Poller bench — ${ids.archives.length.toLocaleString('en-US')} recordings in ${sessionIds.length} sessions, ${ids.broadcasts.length} broadcasts, ${ids.renders.length} composers (${watched.toLocaleString('en-US')} watches, ${sessionIds.length} channels), SQLite in memory`,
       `  seeded in ${ms(seededIn)}; ${Object.entries(environment).map(([k, v]) => `${k}=${v}`).join(' ')}`,
-      `  (poller tick ${settings.tickMs} ms; polls ${settings.schedule.fastMs / 1000} s after a change, at most ${settings.schedule.slowMs / 1000} s apart, ±${settings.schedule.jitterRatio * 100} %)`,
+      `  (poller tick ${settings.tickMs} ms; polls ${settings.schedule.fastMs / 1000} s after a change, at most ${settings.schedule.slowMs / 1000} s apart, up to ${settings.schedule.jitterRatio * 100} % sooner)`,
       '',
       `Full cycle (every watch polled once; at most ${settings.perProjectLimit.toLocaleString('en-US')} watches of a project per cycle)`,
       ...full.map(
@@ -394,13 +425,18 @@ async function main(argv: string[]): Promise<void> {
       '',
       `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(steady.naive / steady.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
     ];
+    lines.push(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.stdout.write(`${lines.join('\n')}\n`);
+    process.exitCode = missed.length === 0 ? 0 : 1;
     await service.stop();
     await store.close();
   } finally {
     await env.stop();
   }
 }
+
+/** Issue 15: a poll cycle costs at most this much CPU. */
+const CYCLE_CPU_AIM_MS = 50;
 
 /** The app side's heap limit (see bench/lib/compile.ts for why it runs compiled and capped). */
 const HEAP_LIMIT_MB = 128;
@@ -409,8 +445,10 @@ const roleIndex = process.argv.indexOf('--role');
 if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
   void runEnvironment();
 } else if (!process.execArgv.some((arg) => arg.startsWith('--max-old-space-size'))) {
-  const compiled = compileForBench(__filename, join(ROOT, 'node_modules', '.cache', 'vidops-bench'));
-  const app = fork(compiled, process.argv.slice(2), { execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`], stdio: 'inherit' });
+  // A directory per run: two runs at once must not remove each other's build.
+  const compiled = compileForBench(__filename, `/tmp/vidops-bench-poller-${process.getuid?.() ?? 0}-${process.pid}`);
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const app = fork(compiled, process.argv.slice(2), { execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, ...profile], stdio: 'inherit' });
   app.on('exit', (code) => process.exit(code ?? 1));
 } else {
   main(process.argv.slice(2)).catch((error: unknown) => {

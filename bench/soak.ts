@@ -10,12 +10,12 @@
  *   SOAK_MINUTES=2 npm run bench:soak        # a short run (warm-up: a quarter of it, at most 2 min)
  *
  * Settings (environment): SOAK_MINUTES (10), SOAK_RATE commands/s (20), SOAK_WATCHES (10000),
- * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30),
+ * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30), SOAK_NODE_FLAGS (more node flags for vidops and the floor),
  * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (192), SOAK_DATABASE_URL (a fresh SQLite
  * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the
  * VIDOPS_POLL_* variables of this environment, as a deployment sets them; with none set, those the
  * README ("Sizing") gives a project of 10,000 watches (LARGE_PROJECT_POLLING).
- * SOAK_CPU_PROF=1 writes a V8 CPU profile of the vidops process to /tmp/vidops-bench-soak-<uid>/prof.
+ * SOAK_CPU_PROF=1 writes a V8 CPU profile of the vidops process to /tmp/vidops-bench-soak-<uid>-<pid>/prof.
  *
  * Four processes: this one generates the load and measures; "environment" (bench/soak/
  * environment.ts, tsx) runs the emulator on the real clock and the fake Slack, changes resources
@@ -35,7 +35,7 @@ import { mulberry32 } from './lib/stats';
 import type { LedgerTotals, LedgerWindow } from './soak/ledger';
 import { type Command, clickRequest, nextCommand, slashRequest } from './soak/load';
 import type { LoadReading, SeedOptions, Seeded, Started, WatchedResource } from './soak/protocol';
-import { AIMS, type RssSample, addCounts, counts, fixed, mb, missedAims, p, rssGrowth } from './soak/report';
+import { AIMS, type RssSample, addCounts, brokenRun, counts, fixed, mb, missedAims, p, rssGrowth } from './soak/report';
 
 interface Options {
   minutes: number;
@@ -46,6 +46,8 @@ interface Options {
   windowS: number;
   warmupS: number;
   heapMb: number;
+  /** More node flags for vidops and the floor alike (SOAK_NODE_FLAGS, space-separated). */
+  nodeFlags: string[];
   databaseUrl: string | undefined;
 }
 
@@ -65,6 +67,7 @@ function readOptions(env: NodeJS.ProcessEnv): Options {
     windowS: num('SOAK_WINDOW_SECONDS', 30),
     warmupS: num('SOAK_WARMUP_MINUTES', Math.min(2, minutes / 4)) * 60,
     heapMb: num('SOAK_HEAP_MB', 192),
+    nodeFlags: (env.SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     databaseUrl: env.SOAK_DATABASE_URL || undefined,
   };
 }
@@ -128,13 +131,14 @@ class AckWindow {
 
 async function main(): Promise<void> {
   const o = readOptions(process.env);
-  const scratch = `/tmp/vidops-bench-soak-${process.getuid?.() ?? 0}`;
+  // Per run: another soak (or a 60-minute one still going) must not have its build removed.
+  const scratch = `/tmp/vidops-bench-soak-${process.getuid?.() ?? 0}-${process.pid}`;
   const compiled = compileForBench(join(__dirname, 'soak', 'app.ts'), join(scratch, 'build'));
   const logPath = join(scratch, 'app.log');
   const logFd = openSync(logPath, 'w');
   const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer =>
     new Peer(fork(file, args, { execArgv, stdio: ['ignore', stdio, stdio, 'ipc'] }));
-  const heapCap = [`--max-old-space-size=${o.heapMb}`];
+  const heapCap = [`--max-old-space-size=${o.heapMb}`, ...o.nodeFlags];
   const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
   const environment = start(join(__dirname, 'soak', 'environment.ts'), [], ['--import', 'tsx'], 'inherit');
   const vidops = start(compiled, ['--role', 'vidops'], [...heapCap, ...profile], logFd);
@@ -161,7 +165,7 @@ async function main(): Promise<void> {
         `${o.changesPerSecond} resource changes/s, ${o.faultsPerMinute} injected faults/min; seeded in ${fixed(seededS)} s, watches added in ${fixed((performance.now() - seedStarted) / 1000 - seededS)} s`,
     );
     console.log(
-      `app: compiled JavaScript, --max-old-space-size=${o.heapMb}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
+      `app: compiled JavaScript, ${heapCap.join(' ')}${process.env.MALLOC_ARENA_MAX ? ` MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}` : ''}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
         ` (${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')})${pollerEnv === LARGE_PROJECT_POLLING ? ', the README\'s sizing for 10,000 watches' : ''}; ` +
         `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
@@ -255,7 +259,7 @@ async function main(): Promise<void> {
       addCounts(totals.appLog, appLog);
       const current = rss.at(-1)?.bytes ?? NaN;
       console.log(
-        `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB  heap ${mb(memory.heapUsed).padStart(5)} MB  ` +
+        `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB  heap ${mb(memory.heapUsed).padStart(5)}/${mb(memory.heapTotal)} MB  ` +
           `cmds ${w.sent} sent ${w.acked} acked (+${w.clicks} clicks)  ` +
           `ack p50/p99 vidops ${fixed(p(w.latencies.vidops, 50))}/${fixed(p(w.latencies.vidops, 99))} ms, floor ${fixed(p(w.latencies.floor, 50))}/${fixed(p(w.latencies.floor, 99))} ms  ` +
           `notifications ${notes.due} due ${notes.delivered} delivered ${notes.duplicates} dup, latency p50/p99 ${fixed(p(notes.latencies, 50) / 1000)}/${fixed(p(notes.latencies, 99) / 1000)} s`,
@@ -270,6 +274,7 @@ async function main(): Promise<void> {
     await environment.call('startDriver', { changesPerSecond: o.changesPerSecond, faultsPerMinute: o.faultsPerMinute, settleMs });
     const reporter = setInterval(() => void report().catch((error: unknown) => console.error('window report failed', error)), o.windowS * 1000);
     rss.push({ at: 0, bytes: rssOf(vidops.child.pid!) });
+    const warmed = setTimeout(() => void vidops.call('warm').catch((error: unknown) => console.error('warm-up mark failed', error)), o.warmupS * 1000);
 
     // Open loop: command i leaves at i / rate whatever happened to the earlier ones.
     const endAt = loadStart + o.minutes * 60_000;
@@ -284,6 +289,8 @@ async function main(): Promise<void> {
     }
     await Promise.all(inflight);
     clearInterval(reporter);
+    clearTimeout(warmed);
+    const runLoop = await vidops.call<{ p99Ms: number; maxMs: number }>('runLoop');
     await environment.call('stopDriver');
     await report();
     clearInterval(sampler);
@@ -301,9 +308,26 @@ async function main(): Promise<void> {
     const vidopsP99 = p(measured('vidops'), 99);
     const floorP99 = p(measured('floor'), 99);
     const growth = rssGrowth(rss, o.warmupS, Math.min(60, o.windowS * 2));
-    const missed = missedAims({ rss: growth, lost: ledger.lost.length, duplicates: ledger.duplicates.length, vidopsP99, floorP99 });
+    const clearP99 = p(ledger.clear, 99);
+    const missed = missedAims({
+      rss: growth,
+      lost: ledger.lost.length,
+      duplicates: ledger.duplicates.length,
+      vidopsP99,
+      floorP99,
+      loopP99Ms: runLoop.p99Ms,
+      latencyP99Ms: clearP99,
+      fastMs: poller.fastMs,
+      minutes: o.minutes,
+    });
+    const broken = brokenRun({ sent: totals.sent, acked: totals.acked, errors: totals.errors, expected: ledger.expected, unexpected: ledger.unexpected.length });
 
     console.log('');
+    if (broken.length > 0) {
+      console.log(`Broken run, no figures: ${broken.join('; ')}`);
+      process.exitCode = 2;
+      return;
+    }
     console.log(`Totals: ${totals.sent} commands sent, ${totals.acked} acked by vidops, ${totals.clicks} confirm clicks; errors: ${counts(totals.errors)}`);
     console.log(`  injected faults: ${counts(totals.injected)}`);
     console.log(`  app log (warn and up): ${counts(totals.appLog)}`);
@@ -317,6 +341,13 @@ async function main(): Promise<void> {
       `Notifications: ${ledger.expected} expected, ${ledger.delivered} delivered, ${ledger.lost.length} lost, ${ledger.duplicates.length} duplicated, ${ledger.unexpected.length} unexpected; ` +
         `change → post p50 ${fixed(p(ledger.latencies, 50) / 1000)} s, p99 ${fixed(p(ledger.latencies, 99) / 1000)} s, max ${fixed(Math.max(...ledger.latencies) / 1000)} s (drained in ${fixed(drainS)} s)`,
     );
+    const heldSum = ledger.heldBy429.reduce((sum, ms) => sum + ms, 0);
+    const allSum = heldSum + ledger.clear.reduce((sum, ms) => sum + ms, 0);
+    console.log(
+      `  without a Slack 429 on the way: ${ledger.clear.length}, change → post p50 ${fixed(p(ledger.clear, 50) / 1000)} s, p99 ${fixed(clearP99 / 1000)} s (aim ≤ ${fixed((poller.fastMs + AIMS.latencyOverFastMs) / 1000)} s); ` +
+        `held back by an injected 429 in their channel: ${ledger.heldBy429.length}, p50 ${fixed(p(ledger.heldBy429, 50) / 1000)} s, p99 ${fixed(p(ledger.heldBy429, 99) / 1000)} s, ` +
+        `${fixed(allSum === 0 ? 0 : (heldSum / allSum) * 100)} % of all change → post time`,
+    );
     for (const [label, ids] of [['lost', ledger.lost], ['duplicated', ledger.duplicates], ['unexpected', ledger.unexpected]] as const) {
       if (ids.length > 0) console.log(`  ${label}: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}`);
     }
@@ -328,6 +359,7 @@ async function main(): Promise<void> {
       .map(([kind, acks]) => [kind, acks.filter((a) => a.at >= o.warmupS).map((a) => a.ms)] as const)
       .map(([kind, ms]) => `${kind} ${fixed(p(ms, 50))}/${fixed(p(ms, 99))} ms (${ms.length})`);
     console.log(`  vidops p50/p99 by command: ${byKind.join(', ')}`);
+    console.log(`Event loop delay after the warm-up: p99 ${fixed(runLoop.p99Ms)} ms, max ${fixed(runLoop.maxMs)} ms (aim p99 ≤ ${AIMS.loopP99Ms} ms)`);
     console.log(`Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.exitCode = missed.length === 0 ? 0 : 1;

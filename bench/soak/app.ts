@@ -87,6 +87,8 @@ async function startApp(seeded: Seeded, pollerEnv: Record<string, string>, datab
 /** How late timers run in this process: what any request waits behind. Reset at each reading. */
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
+/** The same from the end of the warm-up on (`warm`), for the run's verdict. */
+const runLoopDelay = monitorEventLoopDelay({ resolution: 10 });
 
 const roleIndex = process.argv.indexOf('--role');
 const role = process.argv[roleIndex + 1];
@@ -119,6 +121,12 @@ serve(
       return (msg.items as unknown[]).length;
     },
     memory: () => process.memoryUsage(),
+    warm: () => {
+      runLoopDelay.reset();
+      runLoopDelay.enable();
+    },
+    /** Event-loop delay p99 and max (ms) since `warm`. */
+    runLoop: () => ({ p99Ms: runLoopDelay.percentile(99) / 1e6, maxMs: runLoopDelay.max / 1e6 }),
     /** CPU time used so far (ms), and the event-loop delay p99 and max (ms) since the last reading. */
     load: () => {
       const usage = process.cpuUsage();

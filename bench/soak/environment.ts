@@ -204,14 +204,20 @@ async function main(): Promise<void> {
    * one video service fault waits at a time: faults left waiting while the poller backs off
    * would all hit its first request after the back-off, a storm no real service produces.
    */
+  /** Taken by the first call it is offered to: notes whose channel the 429 holds back. */
+  function noteRateLimit(body: Record<string, unknown>): boolean {
+    if (typeof body.channel === 'string') ledger.rateLimited({ channel: body.channel, at: Date.now() });
+    return true;
+  }
+
   function inject(kind: FaultKind): void {
     if (kind.startsWith('api ')) emulator.control.clearFaults();
     const isNotification = (body: Record<string, unknown>) => (body.metadata as { event_type?: string } | undefined)?.event_type === NOTIFICATION_EVENT_TYPE;
     switch (kind) {
       case 'slack 429 chat.postMessage':
-        return slack.failNext('chat.postMessage', { status: 429, retryAfterSeconds: 1 });
+        return slack.failNext('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, 1, noteRateLimit);
       case 'slack 429 chat.update':
-        return slack.failNext('chat.update', { status: 429, retryAfterSeconds: 1 });
+        return slack.failNext('chat.update', { status: 429, retryAfterSeconds: 1 }, 1, noteRateLimit);
       case 'slack 500 after posting a notification':
         return slack.failNext('chat.postMessage', { status: 500, applied: true }, 1, isNotification);
       case 'api 500 on a read':

@@ -45,11 +45,31 @@ export interface LedgerTotals {
   duplicates: string[];
   unexpected: string[];
   latencies: number[];
+  /**
+   * Latencies of the delivered notifications whose channel Slack answered 429 between the
+   * change and the post (its queue waited out a Retry-After), apart from the rest.
+   */
+  heldBy429: number[];
+  clear: number[];
 }
+
+/** A Slack 429 the environment answered: the channel whose queue it held back, and when. */
+export interface RateLimited {
+  channel: string;
+  at: number;
+}
+
+/** The channel of an idempotency key. */
+const channelOf = (key: string): string | undefined => key.split(':')[1];
 
 export class NotificationLedger {
   readonly #expected = new Map<string, number>();
-  #seen = new Map<string, { count: number; firstAt: number }>();
+  #seen = new Map<string, { count: number; firstAt: number; channel: string | undefined }>();
+  readonly #rateLimited: RateLimited[] = [];
+
+  rateLimited(event: RateLimited): void {
+    this.#rateLimited.push(event);
+  }
 
   expect(id: string, dueAt: number): void {
     this.#expected.set(id, dueAt);
@@ -57,7 +77,7 @@ export class NotificationLedger {
 
   /** Replaces what was posted so far with a full reading of the fake Slack. */
   observe(posts: Iterable<Post>): void {
-    const seen = new Map<string, { count: number; firstAt: number }>();
+    const seen = new Map<string, { count: number; firstAt: number; channel: string | undefined }>();
     for (const post of posts) {
       const id = notificationId(post.key);
       if (!id) continue;
@@ -65,7 +85,7 @@ export class NotificationLedger {
       if (entry) {
         entry.count += 1;
         entry.firstAt = Math.min(entry.firstAt, post.postedAt);
-      } else seen.set(id, { count: 1, firstAt: post.postedAt });
+      } else seen.set(id, { count: 1, firstAt: post.postedAt, channel: channelOf(post.key) });
     }
     this.#seen = seen;
   }
@@ -90,16 +110,21 @@ export class NotificationLedger {
   totals(dueBefore: number): LedgerTotals {
     const lost: string[] = [];
     const latencies: number[] = [];
+    const heldBy429: number[] = [];
+    const clear: number[] = [];
     let delivered = 0;
     for (const [id, dueAt] of this.#expected) {
       const seen = this.#seen.get(id);
       if (seen) {
         delivered += 1;
-        latencies.push(seen.firstAt - dueAt);
+        const latency = seen.firstAt - dueAt;
+        latencies.push(latency);
+        const held = this.#rateLimited.some((r) => r.channel === seen.channel && r.at >= dueAt && r.at <= seen.firstAt);
+        (held ? heldBy429 : clear).push(latency);
       } else if (dueAt < dueBefore) lost.push(id);
     }
     const duplicates = [...this.#seen].filter(([, s]) => s.count > 1).map(([id, s]) => `${id} ×${s.count}`);
     const unexpected = [...this.#seen.keys()].filter((id) => !this.#expected.has(id));
-    return { expected: this.#expected.size, delivered, lost, duplicates, unexpected, latencies };
+    return { expected: this.#expected.size, delivered, lost, duplicates, unexpected, latencies, heldBy429, clear };
   }
 }

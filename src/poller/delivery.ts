@@ -15,8 +15,10 @@
  * row that is simply claimed again after its lease; a crash after the mark changes nothing.
  * Card updates (`chat.update`) are idempotent and need no check.
  *
- * Pacing: the store hands out only the oldest pending row of each channel, and a round runs
- * every `tickMs` (1 s), so a channel receives at most about one message per second. A 429 defers
+ * Pacing: the store hands out only the oldest pending row of each channel, and no reply of a
+ * channel that had a reply delivered less than `channelIntervalMs` (1 s) ago, by whichever
+ * replica: a channel receives at most one new message per second, Slack's limit for
+ * chat.postMessage (card updates are not messages and go at once). A 429 defers
  * the row until Retry-After and with it only that channel; 5xx and network errors back off
  * exponentially; errors that retrying cannot fix (channel gone, not in channel, invalid blocks)
  * discard the row so it no longer blocks its channel.
@@ -133,6 +135,8 @@ export interface DelivererOptions {
   random?: Random;
   /** One round per tick; each round sends at most one message per channel. */
   tickMs?: number;
+  /** Least time between two replies posted to one channel, across replicas (the store enforces it). */
+  channelIntervalMs?: number;
   /** Most rows (so channels) per round. */
   batchLimit?: number;
   /** Channels served at the same time within a round. */
@@ -163,7 +167,7 @@ export class OutboxDeliverer {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #ticker: Ticker;
-  readonly #settings: Required<Pick<DelivererOptions, 'instanceId' | 'batchLimit' | 'concurrency' | 'leaseMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts'>>;
+  readonly #settings: Required<Pick<DelivererOptions, 'instanceId' | 'channelIntervalMs' | 'batchLimit' | 'concurrency' | 'leaseMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts'>>;
   #rounds = 0;
 
   constructor(options: DelivererOptions) {
@@ -174,6 +178,7 @@ export class OutboxDeliverer {
     this.#random = options.random ?? Math.random;
     this.#settings = {
       instanceId: options.instanceId,
+      channelIntervalMs: options.channelIntervalMs ?? 1_000,
       batchLimit: options.batchLimit ?? 100,
       concurrency: options.concurrency ?? 8,
       leaseMs: options.leaseMs ?? 60_000,
@@ -195,8 +200,7 @@ export class OutboxDeliverer {
 
   /**
    * Runs a round now instead of at the next tick (the poller just wrote notifications), so a
-   * change reaches Slack without waiting up to a tick. A channel may then get two messages
-   * within a second, which Slack allows as a short burst; its 429s still hold back that channel.
+   * change reaches Slack without waiting up to a tick; the channel interval still applies.
    */
   wake(): void {
     this.#ticker.trigger();
@@ -205,7 +209,9 @@ export class OutboxDeliverer {
   /** One round: the oldest pending row of each channel, at most one message per channel. */
   async deliverOnce(): Promise<DeliveryReport> {
     const owner = `${this.#settings.instanceId}:d${++this.#rounds}`;
-    const rows = await this.#store.claimOutbox(owner, this.#clock(), this.#settings.batchLimit, this.#settings.leaseMs);
+    const rows = await this.#store.claimOutbox(owner, this.#clock(), this.#settings.batchLimit, this.#settings.leaseMs, {
+      channelIntervalMs: this.#settings.channelIntervalMs,
+    });
     const report: DeliveryReport = { claimed: rows.length, delivered: 0, recovered: 0, deferred: 0, discarded: 0 };
     const queue = [...rows];
     const worker = async (): Promise<void> => {

@@ -7,6 +7,7 @@ import type {
   ClaimOptions,
   CompletedPoll,
   NewWatch,
+  OutboxClaimOptions,
   OutboxRow,
   PollOutcome,
   Watch,
@@ -33,6 +34,8 @@ export class MemoryWatchStore implements WatchStore {
   readonly #watches = new Map<string, Watch>();
   readonly #outbox = new Map<number, OutboxRow>();
   readonly #keys = new Set<string>();
+  /** Channel → the latest `deliveredAt` of a reply (a posted message) in it, for the pacing rule. */
+  readonly #postedAt = new Map<string, number>();
   #nextOutboxId = 1;
 
   async addWatch(watch: NewWatch): Promise<boolean> {
@@ -137,7 +140,8 @@ export class MemoryWatchStore implements WatchStore {
     return true;
   }
 
-  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {
+    const pacedSince = options.channelIntervalMs ? now - options.channelIntervalMs : Infinity;
     const claimed: OutboxRow[] = [];
     const headSeen = new Set<string>();
     for (const row of this.#outbox.values()) {
@@ -147,6 +151,7 @@ export class MemoryWatchStore implements WatchStore {
       if (headSeen.has(channel)) continue;
       headSeen.add(channel);
       if (row.retryAt > now || isLeased(row, now)) continue;
+      if (row.payload.type === 'reply' && (this.#postedAt.get(channel) ?? -Infinity) > pacedSince) continue;
       row.leaseOwner = owner;
       row.leaseUntil = now + leaseMs;
       row.attempts += 1;
@@ -159,6 +164,10 @@ export class MemoryWatchStore implements WatchStore {
   async markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
     return this.#settle(id, owner, (row) => {
       row.deliveredAt = result.deliveredAt;
+      if (row.payload.type === 'reply') {
+        const channel = channelOf(row);
+        this.#postedAt.set(channel, Math.max(this.#postedAt.get(channel) ?? -Infinity, result.deliveredAt));
+      }
       if (result.messageTs !== undefined) row.messageTs = result.messageTs;
     });
   }

@@ -88,9 +88,9 @@ interface Settling {
   outcomeOf: () => Promise<PollOutcome>;
 }
 
-/** Enough to make a transaction's commit cheap per watch; small enough to hold the loop for a few ms only. */
-const DEFAULT_SETTLE_CHUNK = 100;
-const DEFAULT_CLAIM_CHUNK = 250;
+/** Enough to make a transaction's commit cheap per watch; small enough to hold the loop for 1–2 ms only. */
+const DEFAULT_SETTLE_CHUNK = 50;
+const DEFAULT_CLAIM_CHUNK = 100;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
@@ -209,7 +209,9 @@ export class Poller {
       taken.forEach((count, projectName) => {
         projectLimits[projectName] = Math.max(0, (this.#claimLimits.get(projectName) ?? perProjectLimit) - count);
       });
-      const chunk = await this.#store.claimDue(owner, now, limit, leaseMs, { perProjectLimit, projectLimits, excludeProjects });
+      const last = claimed.at(-1);
+      const after = last && { nextPollAt: last.nextPollAt, id: last.id };
+      const chunk = await this.#store.claimDue(owner, now, limit, leaseMs, { perProjectLimit, projectLimits, excludeProjects, ...(after && { after }) });
       for (const watch of chunk) taken.set(watch.projectName, (taken.get(watch.projectName) ?? 0) + 1);
       claimed.push(...chunk);
       if (chunk.length < limit) break;

@@ -10,9 +10,18 @@ export interface ScheduleConfig {
   fastMs: number;
   /** Interval once nothing has changed for a while. */
   slowMs: number;
-  /** Each interval is spread by ±jitterRatio of itself (0 turns jitter off). */
+  /**
+   * Intervals are spread by jitterRatio of themselves: a poll interval shortened by up to that
+   * much (never lengthened, so a watch is polled at most `slowMs` apart and a change is seen
+   * within the interval), a failure back-off by ± that much (0 turns jitter off).
+   */
   jitterRatio: number;
-  /** First retry delay after a project's reads fail; doubles per consecutive failure. */
+  /**
+   * First retry delay after a project's reads fail; doubles per consecutive failure. Short: one
+   * failed read (a 500, a reset, a 429 with Retry-After 1) should not hold every watch of the
+   * project back for longer than the fast interval; a service that keeps failing is soon left
+   * alone for minutes.
+   */
   failureBaseMs: number;
   failureMaxMs: number;
 }
@@ -21,7 +30,7 @@ export const DEFAULT_SCHEDULE: ScheduleConfig = {
   fastMs: 3_000,
   slowMs: 60_000,
   jitterRatio: 0.1,
-  failureBaseMs: 5_000,
+  failureBaseMs: 1_000,
   failureMaxMs: 5 * 60_000,
 };
 
@@ -49,6 +58,11 @@ function jittered(delayMs: number, config: { jitterRatio: number }, random: Rand
   return Math.round(delayMs * (1 + config.jitterRatio * (2 * random() - 1)));
 }
 
+function shortenedByJitter(delayMs: number, config: { jitterRatio: number }, random: Random): number {
+  if (config.jitterRatio <= 0) return delayMs;
+  return Math.round(delayMs * (1 - config.jitterRatio * random()));
+}
+
 /**
  * The interval after an unchanged poll is the time since the last change, between fast and
  * slow: polls at +3 s, +6 s, +12 s, +24 s… after a change, i.e. the interval doubles each
@@ -72,7 +86,7 @@ export function nextPollAt(input: NextPollInput, config: ScheduleConfig, random:
   const candidates = [input.expiresAt];
   if (input.deadline !== undefined) candidates.push(Math.max(input.deadline, input.now));
   if (input.readsService || input.deadline === undefined) {
-    candidates.push(input.now + jittered(pollInterval(input.now, input.lastChangeAt, config), config, random));
+    candidates.push(input.now + shortenedByJitter(pollInterval(input.now, input.lastChangeAt, config), config, random));
   }
   return Math.min(...candidates);
 }

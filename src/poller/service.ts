@@ -41,7 +41,7 @@ export interface PollerServiceOptions {
   cards?: CardBuilders;
   /** Overrides for tests and the bench (tick, leases…). */
   poller?: Partial<Pick<PollerOptions, 'tickMs' | 'leaseMs' | 'batch'>>;
-  deliverer?: Partial<Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>>;
+  deliverer?: Partial<Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'channelIntervalMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>>;
 }
 
 /** The id fields a callback body may carry, looked for at any depth (the payload is not specified). */

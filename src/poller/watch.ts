@@ -156,6 +156,15 @@ export function matchesFilter(watch: Watch, filter: WatchFilter): boolean {
   return (Object.keys(filter) as (keyof WatchFilter)[]).every((key) => filter[key] === undefined || watch[key] === filter[key]);
 }
 
+export interface OutboxClaimOptions {
+  /**
+   * A channel that had a reply delivered less than this long before `now` has no claimable
+   * reply: Slack allows about one posted message per second per channel, whichever replica
+   * posts it. Card updates (chat.update) post nothing new and are not held back.
+   */
+  channelIntervalMs?: number;
+}
+
 export interface ClaimOptions {
   /** At most this many watches of any one project, so a project with a backlog cannot crowd out the others. */
   perProjectLimit?: number;
@@ -163,6 +172,11 @@ export interface ClaimOptions {
   projectLimits?: Readonly<Record<string, number>>;
   /** Projects not to claim from now (their budget is spent or they are backing off). */
   excludeProjects?: readonly string[];
+  /**
+   * Where the claim before this one (same `now`) ended in due order: a store may start looking
+   * after it, since what comes before is leased already. A hint only; ignoring it is correct.
+   */
+  after?: { nextPollAt: number; id: string };
 }
 
 /**
@@ -203,7 +217,10 @@ export interface ClaimOptions {
  * - A row is *claimable* at `now` when it is neither delivered nor discarded, `retryAt <= now`,
  *   it has no lease or `leaseUntil <= now`, and no row of the same (teamId, channelId) with a
  *   smaller id is still neither delivered nor discarded. So each channel delivers in order, and
- *   a row held back by Slack holds back only its own channel.
+ *   a row held back by Slack holds back only its own channel. With `channelIntervalMs`, a reply
+ *   is also not claimable while a reply of its channel was delivered after `now -
+ *   channelIntervalMs` (`deliveredAt`), so a channel gets at most one posted message per interval
+ *   across replicas.
  * - `claimOutbox` leases up to `limit` claimable rows in id order: `leaseOwner`, `leaseUntil`,
  *   `attempts + 1`, `firstAttemptAt` (kept once set).
  * - `markDelivered`, `deferOutbox` and `discardOutbox` apply only while `leaseOwner === owner`
@@ -212,37 +229,34 @@ export interface ClaimOptions {
  *   `discardedAt` and `lastError`.
  *
  * SQL guidance
- * - Postgres (several replicas). Claim in one statement; `SKIP LOCKED` lets two replicas claim
- *   at the same time without waiting on each other or getting the same row, and the UPDATE
- *   re-checks the lease because a row locked after another replica's commit was re-read:
- *     WITH ranked AS (
- *       SELECT id, project_name, row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
- *       FROM watches
- *       WHERE ended_at IS NULL AND next_poll_at <= $now
- *         AND (lease_until IS NULL OR lease_until <= $now) AND project_name <> ALL($excluded)),
- *     picked AS (
- *       SELECT w.id FROM watches w JOIN ranked r ON r.id = w.id
- *       WHERE r.n <= COALESCE(($projectLimits::jsonb ->> r.project_name)::int, $perProject)
- *       ORDER BY w.next_poll_at, w.id LIMIT $limit FOR UPDATE OF w SKIP LOCKED)
+ * - Postgres (several replicas). Claim by reading the due index in order, a page at a time
+ *   after a `(next_poll_at, id)` cursor, and taking rows within the project limits as they come
+ *   (`pickDue` in src/store/watch-rows.ts; a window function ranking every due watch per project
+ *   costs tens of ms per claim at 10,000 watches); then lease the picked ids:
+ *     WITH picked AS (SELECT id FROM watches WHERE id = ANY($ids) AND <claimable at $now>
+ *                     FOR UPDATE SKIP LOCKED)
  *     UPDATE watches w SET lease_owner = $owner, lease_until = $now + $leaseMs, repoll_requested = false
- *     FROM picked WHERE w.id = picked.id AND (w.lease_until IS NULL OR w.lease_until <= $now)
- *     RETURNING w.*
+ *     FROM picked WHERE w.id = picked.id RETURNING w.*
+ *   A row another replica leased in between is skipped (locked) or dropped by the re-check; the
+ *   claim then picks again after the last row it saw, so concurrent claims neither overlap nor
+ *   come back short while claimable rows remain.
  *   `completePoll` is one transaction: `UPDATE watches … WHERE id = $id AND lease_owner = $owner
  *   AND ended_at IS NULL` (no row → roll back, resolve false), then
  *   `INSERT INTO outbox … ON CONFLICT (idempotency_key) DO NOTHING` and
  *   `INSERT INTO watches … ON CONFLICT (id) DO NOTHING` for spawned watches. `completePolls`
- *   runs the same statements for each watch inside one transaction (a watch whose UPDATE matches
- *   no row just skips its inserts), so a chunk of polls costs one commit. The outbox head rule
+ *   does the same for a list inside one transaction, in two statements (the watches from one
+ *   JSON recordset, locked in id order; then the outbox rows of the watches written), so a chunk
+ *   of polls costs one commit and a couple of round trips. The outbox head rule
  *   is `NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.team_id = o.team_id AND o2.channel_id =
  *   o.channel_id AND o2.id < o.id AND o2.delivered_at IS NULL AND o2.discarded_at IS NULL)`;
  *   claim those rows with `FOR UPDATE SKIP LOCKED` the same way. Indexes: watches(next_poll_at)
  *   WHERE ended_at IS NULL; outbox(team_id, channel_id, id) WHERE delivered_at IS NULL AND
- *   discarded_at IS NULL; UNIQUE outbox(idempotency_key).
+ *   discarded_at IS NULL; outbox(team_id, channel_id, delivered_at) WHERE delivered_at IS NOT
+ *   NULL (pacing); UNIQUE outbox(idempotency_key).
  * - SQLite (one process owns the file). The same statements without `FOR UPDATE … SKIP LOCKED`
  *   (SQLite has no row locks): run each method in a `BEGIN IMMEDIATE` transaction, so claims
  *   serialise on the database write lock and a second poller (or a second process by mistake)
- *   sees the first one's lease. `INSERT OR IGNORE` stands for `ON CONFLICT DO NOTHING`; window
- *   functions need SQLite ≥ 3.25 (better-sqlite3 bundles a newer one). JSON columns
+ *   sees the first one's lease. `INSERT OR IGNORE` stands for `ON CONFLICT DO NOTHING`. JSON columns
  *   (`last_state`, `payload`) are TEXT; times are INTEGER epoch ms.
  */
 export interface WatchStore {
@@ -261,7 +275,7 @@ export interface WatchStore {
   /** Ends the watch now (an unwatch); resolves false when there was no such active watch. */
   endWatch(watchId: string, at: number): Promise<boolean>;
 
-  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]>;
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options?: OutboxClaimOptions): Promise<OutboxRow[]>;
   markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean>;
   deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean>;
   discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean>;

@@ -4,15 +4,16 @@
  * other nor get the same row; a poll's results are written in one transaction.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
-  toClaimLimitsRecord,
+  pickDue,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
   toWatch,
   toWatchFilterRecord,
+  type DueRow,
   type OutboxRecord,
   type WatchFilterRecord,
   type WatchRecord,
@@ -31,43 +32,60 @@ const MATCHES_FILTER = `
 
 const filterValues = (f: WatchFilterRecord) => [f.project_name, f.kind, f.resource_id, f.session_id, f.team_id, f.channel_id];
 
-// The locking step re-checks the claim conditions on `w` itself: a row another replica leased
-// and committed after this statement's snapshot is re-read under the lock and dropped there, so
-// LIMIT moves on to the next claimable row instead of returning fewer.
-const CLAIM_DUE = `
-  WITH ranked AS (
-    SELECT id, project_name, row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
-    FROM watches
-    WHERE ended_at IS NULL AND next_poll_at <= $2::bigint
-      AND (lease_until IS NULL OR lease_until <= $2::bigint)
-      AND project_name <> ALL($5::text[])
-  ), picked AS (
-    SELECT w.id FROM watches w JOIN ranked r ON r.id = w.id
-    WHERE r.n <= COALESCE(($7::jsonb ->> r.project_name)::bigint, $6::bigint, r.n)
-      AND w.ended_at IS NULL AND w.next_poll_at <= $2::bigint
-      AND (w.lease_until IS NULL OR w.lease_until <= $2::bigint)
-    ORDER BY w.next_poll_at, w.id
-    LIMIT $3
-    FOR UPDATE OF w SKIP LOCKED
-  ), claimed AS (
-    UPDATE watches w SET lease_owner = $1, lease_until = $2::bigint + $4::bigint, repoll_requested = false
-    FROM picked WHERE w.id = picked.id
-    RETURNING w.*
-  )
-  SELECT * FROM claimed ORDER BY next_poll_at, id`;
+/** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
+const DUE_PAGE = `
+  SELECT id, project_name, next_poll_at FROM watches
+  WHERE ended_at IS NULL AND next_poll_at <= $1::bigint
+    AND (next_poll_at, id) > ($2::bigint, $3::text)
+    AND (lease_until IS NULL OR lease_until <= $1::bigint)
+  ORDER BY next_poll_at, id
+  LIMIT $4`;
 
-const COMPLETE_POLL = `
-  UPDATE watches SET
-    last_state       = $3::jsonb,
-    last_change_at   = CASE WHEN $4::boolean THEN $5::bigint ELSE last_change_at END,
-    next_poll_at     = CASE WHEN repoll_requested THEN $5::bigint ELSE $6::bigint END,
-    failures         = $7,
-    ended_at         = CASE WHEN $8::boolean THEN $5::bigint ELSE ended_at END,
-    revision         = revision + 1,
+// The picked rows are locked by primary key and the claim conditions checked again under the
+// lock: a row another replica leased since the page was read is skipped (SKIP LOCKED while its
+// transaction runs, the re-check once it committed), so two replicas never lease the same watch.
+// \`COALESCE(ended_at, -1) = -1\` is \`ended_at IS NULL\` in a form the partial index \`watches_due\`
+// cannot serve: with it, the planner scanned every active watch instead of fetching these ids.
+const LEASE_WATCHES = `
+  WITH picked AS (
+    SELECT id FROM watches
+    WHERE id = ANY($4::text[]) AND COALESCE(ended_at, -1) = -1 AND next_poll_at <= $2::bigint
+      AND (lease_until IS NULL OR lease_until <= $2::bigint)
+    FOR UPDATE SKIP LOCKED
+  )
+  UPDATE watches w SET lease_owner = $1, lease_until = $2::bigint + $3::bigint, repoll_requested = false
+  FROM picked WHERE w.id = picked.id
+  RETURNING w.*`;
+
+// Rows are locked in id order first, so two transactions completing overlapping lists (a lease
+// taken over) wait for each other instead of deadlocking; they are found by primary key from the
+// id array `$3` and nothing the partial index `watches_due` could serve (a subquery over the
+// recordset, or `ended_at IS NULL` here, made the planner scan every active watch; an ended one
+// is locked for nothing and then left alone by the UPDATE);
+// `NULLIF` because a JSON null in the recordset is the jsonb value null, not SQL NULL.
+const COMPLETE_POLLS = `
+  WITH polls AS (
+    SELECT * FROM jsonb_to_recordset($2::jsonb)
+      AS p(id text, last_state jsonb, changed boolean, polled_at bigint, next_poll_at bigint, failures int, ended boolean)
+  ), locked AS (
+    SELECT w.id FROM watches w
+    WHERE w.id = ANY($3::text[]) AND w.lease_owner = $1
+    ORDER BY w.id
+    FOR UPDATE
+  )
+  UPDATE watches w SET
+    last_state       = NULLIF(p.last_state, 'null'::jsonb),
+    last_change_at   = CASE WHEN p.changed THEN p.polled_at ELSE w.last_change_at END,
+    next_poll_at     = CASE WHEN w.repoll_requested THEN p.polled_at ELSE p.next_poll_at END,
+    failures         = p.failures,
+    ended_at         = CASE WHEN p.ended THEN p.polled_at ELSE w.ended_at END,
+    revision         = w.revision + 1,
     repoll_requested = false,
     lease_owner      = NULL,
     lease_until      = NULL
-  WHERE id = $1 AND lease_owner = $2 AND ended_at IS NULL`;
+  FROM polls p JOIN locked l ON l.id = p.id
+  WHERE w.id = p.id AND w.lease_owner = $1 AND w.ended_at IS NULL
+  RETURNING w.id`;
 
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
@@ -75,10 +93,16 @@ const INSERT_WATCH = `
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14)
   ON CONFLICT (id) DO NOTHING`;
 
+/** Inserted in the order given (WITH ORDINALITY): id order is delivery order within a channel. */
 const INSERT_OUTBOX = `
   INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, thread_ts,
                       payload, created_at, retry_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
+  SELECT r.idempotency_key, r.watch_id, r.transition_key, r.team_id, r.channel_id, r.thread_ts,
+         r.payload, r.created_at, r.retry_at
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(item, n),
+       LATERAL jsonb_to_record(e.item) AS r(idempotency_key text, watch_id text, transition_key text, team_id text,
+                                            channel_id text, thread_ts text, payload jsonb, created_at bigint, retry_at bigint)
+  ORDER BY e.n
   ON CONFLICT (idempotency_key) DO NOTHING`;
 
 const CLAIM_OUTBOX = `
@@ -91,6 +115,10 @@ const CLAIM_OUTBOX = `
         SELECT 1 FROM outbox earlier
         WHERE earlier.team_id = o.team_id AND earlier.channel_id = o.channel_id AND earlier.id < o.id
           AND earlier.delivered_at IS NULL AND earlier.discarded_at IS NULL)
+      AND ($5::bigint IS NULL OR o.payload->>'type' <> 'reply' OR NOT EXISTS (
+        SELECT 1 FROM outbox recent
+        WHERE recent.team_id = o.team_id AND recent.channel_id = o.channel_id
+          AND recent.delivered_at > $5::bigint AND recent.payload->>'type' = 'reply'))
     ORDER BY o.id
     LIMIT $3
     FOR UPDATE OF o SKIP LOCKED
@@ -104,6 +132,8 @@ const CLAIM_OUTBOX = `
     RETURNING o.*
   )
   SELECT * FROM claimed ORDER BY id`;
+
+const byDueTimeThenId = (a: Watch, b: Watch): number => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Keeps the channel locks apart from any other advisory lock of the application. */
 const CHANNEL_LOCK_SPACE = 0x7669_646f;
@@ -139,19 +169,34 @@ export class PostgresWatchStore implements WatchStore {
     return rows.map(toWatch);
   }
 
+  /**
+   * Picks due rows, then leases them; rows another replica leased in between are not returned,
+   * so this claim picks again after the last row it saw until it has `limit` or there are none.
+   */
   async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
-    if (limit < 1) return [];
-    const limits = toClaimLimitsRecord(options);
-    const { rows } = await this.pool.query<WatchRecord>(CLAIM_DUE, [
-      owner,
-      now,
-      limit,
-      leaseMs,
-      options.excludeProjects ?? [],
-      limits.per_project_limit,
-      limits.project_limits,
-    ]);
-    return rows.map(toWatch);
+    const leased: Watch[] = [];
+    const taken = new Map<string, number>();
+    let after = options.after;
+    while (leased.length < limit) {
+      const projectLimits: Record<string, number> = { ...options.projectLimits };
+      taken.forEach((count, projectName) => {
+        projectLimits[projectName] = (options.projectLimits?.[projectName] ?? options.perProjectLimit ?? Infinity) - count;
+      });
+      const picked = await pickDue(
+        async (cursor, size) => (await this.pool.query<DueRow>(DUE_PAGE, [now, cursor.afterAt, cursor.afterId, size])).rows,
+        limit - leased.length,
+        { ...options, projectLimits, ...(after && { after }) },
+      );
+      const last = picked.at(-1);
+      if (last === undefined) break;
+      const { rows } = await this.pool.query<WatchRecord>(LEASE_WATCHES, [owner, now, leaseMs, picked.map((row) => row.id)]);
+      for (const row of rows) {
+        leased.push(toWatch(row));
+        taken.set(row.project_name, (taken.get(row.project_name) ?? 0) + 1);
+      }
+      after = { nextPollAt: Number(last.next_poll_at), id: last.id };
+    }
+    return leased.sort(byDueTimeThenId);
   }
 
   async completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {
@@ -167,16 +212,13 @@ export class PostgresWatchStore implements WatchStore {
   async completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]> {
     if (polls.length === 0) return [];
     return inTransaction(this.pool, async (client) => {
-      const written = new Set<CompletedPoll>();
-      for (const poll of [...polls].sort((a, b) => (a.watchId < b.watchId ? -1 : a.watchId > b.watchId ? 1 : 0))) {
-        if (await updatePolledWatch(client, owner, poll)) written.add(poll);
-      }
-      const kept = polls.filter((poll) => written.has(poll));
+      const written = await updatePolledWatches(client, owner, polls);
+      const kept = polls.filter((poll) => written.has(poll.watchId));
       for (const { outcome } of kept) {
         for (const spawned of outcome.spawn ?? []) await insertWatch(client, spawned);
       }
       await appendOutbox(client, kept);
-      return polls.map((poll) => written.has(poll));
+      return polls.map((poll) => written.has(poll.watchId));
     });
   }
 
@@ -207,9 +249,9 @@ export class PostgresWatchStore implements WatchStore {
     return (ended.rowCount ?? 0) > 0;
   }
 
-  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {
     if (limit < 1) return [];
-    const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [owner, now, limit, leaseMs]);
+    const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [owner, now, limit, leaseMs, options.channelIntervalMs ? now - options.channelIntervalMs : null]);
     return rows.map(toOutboxRow);
   }
 
@@ -281,35 +323,27 @@ async function appendOutbox(client: PoolClient, polls: readonly CompletedPoll[])
   for (const key of lockKeys) {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [CHANNEL_LOCK_SPACE, key]);
   }
-  for (const { watchId, outcome } of polls) {
-    for (const item of outcome.outbox) {
-      const r = toNewOutboxRecord(watchId, item, outcome.polledAt);
-      await client.query(INSERT_OUTBOX, [
-        r.idempotency_key,
-        r.watch_id,
-        r.transition_key,
-        r.team_id,
-        r.channel_id,
-        r.thread_ts,
-        r.payload,
-        r.created_at,
-        r.retry_at,
-      ]);
-    }
-  }
+  const records = polls.flatMap(({ watchId, outcome }) =>
+    outcome.outbox.map((item) => {
+      const record = toNewOutboxRecord(watchId, item, outcome.polledAt);
+      // Nested as JSON, not as a JSON string.
+      return { ...record, payload: item.payload };
+    }),
+  );
+  await client.query(INSERT_OUTBOX, [JSON.stringify(records)]);
 }
 
-/** Writes a poll's state inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */
-async function updatePolledWatch(client: PoolClient, owner: string, { watchId, outcome }: CompletedPoll): Promise<boolean> {
-  const updated = await client.query(COMPLETE_POLL, [
-    watchId,
-    owner,
-    outcome.state === undefined ? null : JSON.stringify(outcome.state),
-    outcome.changed,
-    outcome.polledAt,
-    outcome.nextPollAt,
-    outcome.failures,
-    outcome.ended,
-  ]);
-  return (updated.rowCount ?? 0) > 0;
+/** Writes the polls' states inside the caller's transaction; the ids written (`owner` holds them, not ended). */
+async function updatePolledWatches(client: PoolClient, owner: string, polls: readonly CompletedPoll[]): Promise<Set<string>> {
+  const records = polls.map(({ watchId, outcome }) => ({
+    id: watchId,
+    last_state: outcome.state ?? null,
+    changed: outcome.changed,
+    polled_at: outcome.polledAt,
+    next_poll_at: outcome.nextPollAt,
+    failures: outcome.failures,
+    ended: outcome.ended,
+  }));
+  const { rows } = await client.query<{ id: string }>(COMPLETE_POLLS, [owner, JSON.stringify(records), records.map((r) => r.id)]);
+  return new Set(rows.map((row) => row.id));
 }

@@ -1,6 +1,6 @@
 /** The store for several replicas: PostgreSQL through a `pg` pool. */
 import { Pool, type PoolConfig } from 'pg';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { postgresMigrations } from './migrations/postgres';
 import type { Migration } from './migrations/migration';
@@ -316,8 +316,8 @@ export class PostgresStore implements VidopsStore {
     return this.watches.endWatch(watchId, at);
   }
 
-  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
-    return this.watches.claimOutbox(owner, now, limit, leaseMs);
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options?: OutboxClaimOptions): Promise<OutboxRow[]> {
+    return this.watches.claimOutbox(owner, now, limit, leaseMs, options);
   }
 
   markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {

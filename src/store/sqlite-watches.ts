@@ -4,14 +4,15 @@
  * taken by another connection to the same file, and never fails with SQLITE_BUSY_SNAPSHOT.
  */
 import type Database from 'better-sqlite3';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import {
-  toClaimLimitsRecord,
+  pickDueSync,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
   toWatch,
   toWatchFilterRecord,
+  type DueRow,
   type OutboxRecord,
   type WatchRecord,
 } from './watch-rows';
@@ -33,20 +34,18 @@ const INSERT_WATCH = `
           @project_name, @last_state, @last_change_at, @next_poll_at, @created_at, @expires_at)
   ON CONFLICT (id) DO NOTHING`;
 
-const CLAIM_DUE = `
-  WITH ranked AS (
-    SELECT id, project_name, next_poll_at,
-           row_number() OVER (PARTITION BY project_name ORDER BY next_poll_at, id) AS n
-    FROM watches
-    WHERE ended_at IS NULL AND next_poll_at <= @now
-      AND (lease_until IS NULL OR lease_until <= @now)
-      AND project_name NOT IN (SELECT value FROM json_each(@excluded_projects)))
+/** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
+const DUE_PAGE = `
+  SELECT id, project_name, next_poll_at FROM watches INDEXED BY watches_due
+  WHERE ended_at IS NULL AND next_poll_at <= @now
+    AND (next_poll_at, id) > (@after_at, @after_id)
+    AND (lease_until IS NULL OR lease_until <= @now)
+  ORDER BY next_poll_at, id
+  LIMIT @page`;
+
+const LEASE_WATCHES = `
   UPDATE watches SET lease_owner = @owner, lease_until = @lease_until, repoll_requested = 0
-  WHERE id IN (
-    SELECT id FROM ranked
-    WHERE n <= COALESCE((SELECT value FROM json_each(@project_limits) WHERE key = project_name), @per_project_limit, n)
-    ORDER BY next_poll_at, id
-    LIMIT @limit)
+  WHERE id IN (SELECT value FROM json_each(@ids))
   RETURNING *`;
 
 const COMPLETE_POLL = `
@@ -84,6 +83,10 @@ const CLAIM_OUTBOX = `
         SELECT 1 FROM outbox earlier
         WHERE earlier.team_id = o.team_id AND earlier.channel_id = o.channel_id AND earlier.id < o.id
           AND earlier.delivered_at IS NULL AND earlier.discarded_at IS NULL)
+      AND (@paced_since IS NULL OR json_extract(o.payload, '$.type') <> 'reply' OR NOT EXISTS (
+        SELECT 1 FROM outbox recent
+        WHERE recent.team_id = o.team_id AND recent.channel_id = o.channel_id
+          AND recent.delivered_at > @paced_since AND json_extract(recent.payload, '$.type') = 'reply'))
     ORDER BY o.id
     LIMIT @limit)
   RETURNING *`;
@@ -119,17 +122,12 @@ export class SqliteWatchStore implements WatchStore {
 
   async claimDue(owner: string, now: number, limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<Watch[]> {
     if (limit < 1) return [];
-    const rows = this.immediate(
-      () =>
-        this.statement(CLAIM_DUE).all({
-          owner,
-          now,
-          limit,
-          lease_until: now + leaseMs,
-          ...toClaimLimitsRecord(options),
-          excluded_projects: JSON.stringify(options.excludeProjects ?? []),
-        }) as WatchRecord[],
-    );
+    const rows = this.immediate(() => {
+      const page = this.statement(DUE_PAGE);
+      const ids = pickDueSync((cursor, size) => page.all({ now, page: size, after_at: cursor.afterAt, after_id: cursor.afterId }) as DueRow[], limit, options).map((row) => row.id);
+      if (ids.length === 0) return [];
+      return this.statement(LEASE_WATCHES).all({ owner, lease_until: now + leaseMs, ids: JSON.stringify(ids) }) as WatchRecord[];
+    });
     // RETURNING comes back in no particular order.
     return rows.map(toWatch).sort(byDueTimeThenId);
   }
@@ -172,10 +170,11 @@ export class SqliteWatchStore implements WatchStore {
     return ended.changes > 0;
   }
 
-  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {
     if (limit < 1) return [];
+    const pacedSince = options.channelIntervalMs ? now - options.channelIntervalMs : null;
     const rows = this.immediate(
-      () => this.statement(CLAIM_OUTBOX).all({ owner, now, limit, lease_until: now + leaseMs }) as OutboxRecord[],
+      () => this.statement(CLAIM_OUTBOX).all({ owner, now, limit, lease_until: now + leaseMs, paced_since: pacedSince }) as OutboxRecord[],
     );
     return rows.map(toOutboxRow).sort((a, b) => a.id - b.id);
   }

@@ -2,10 +2,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { SqliteScheduleStore } from './sqlite-schedules';
 import { SqliteWatchStore } from './sqlite-watches';
 import {
@@ -40,11 +41,15 @@ import { backlogSql, toBacklog } from './backlog';
 
 export const MEMORY = ':memory:';
 
+/** How often the worker checkpoints the WAL (see sqlite-checkpointer.ts). */
+const CHECKPOINT_INTERVAL_MS = 500;
+
 export class SqliteStore implements VidopsStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly watches: SqliteWatchStore;
   private readonly schedules: SqliteScheduleStore;
+  private readonly checkpointer: Checkpointer | undefined;
 
   /** Opens (creating it and its directory when needed) the database file, or `:memory:`. */
   constructor(
@@ -54,8 +59,20 @@ export class SqliteStore implements VidopsStore {
     if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     if (path !== MEMORY) this.db.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit no longer waits for
+    // the disk on the event loop (the poller commits dozens of times a second). A crash of the
+    // process loses nothing; a power cut may roll back the last commits, each whole (a watch's
+    // state with its outbox rows), so their changes are found again by the next poll.
+    this.db.pragma('synchronous = NORMAL');
     // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
     this.db.pragma('busy_timeout = 5000');
+    if (path !== MEMORY) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = startCheckpointer(path, CHECKPOINT_INTERVAL_MS, () => {
+        // Without the worker, commits checkpoint again as SQLite does by default.
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      });
+    }
     this.watches = new SqliteWatchStore(this.db, (sql) => this.statement(sql));
     this.schedules = new SqliteScheduleStore(this.db, (sql) => this.statement(sql));
   }
@@ -88,6 +105,7 @@ export class SqliteStore implements VidopsStore {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 
@@ -279,8 +297,8 @@ export class SqliteStore implements VidopsStore {
     return this.watches.endWatch(watchId, at);
   }
 
-  claimOutbox(owner: string, now: number, limit: number, leaseMs: number): Promise<OutboxRow[]> {
-    return this.watches.claimOutbox(owner, now, limit, leaseMs);
+  claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options?: OutboxClaimOptions): Promise<OutboxRow[]> {
+    return this.watches.claimOutbox(owner, now, limit, leaseMs, options);
   }
 
   markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {

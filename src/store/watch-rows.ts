@@ -185,21 +185,66 @@ export function toWatchFilterRecord(filter: WatchFilter): WatchFilterRecord {
   };
 }
 
-/** How many watches of a project one claim may take, in the parameters both backends bind. */
-export interface ClaimLimitsRecord {
-  /** Null: no common limit. */
-  per_project_limit: number | null;
-  /** JSON object of project name → limit, overriding the common one. */
-  project_limits: string;
+/** A claimable watch as a claim reads it, in due order, before deciding whether to take it. */
+export type DueRow = Pick<WatchRecord, 'id' | 'project_name' | 'next_poll_at'>;
+
+/** Where a page of due rows starts: after this (next_poll_at, id). */
+export interface DueCursor {
+  afterAt: number;
+  afterId: string;
 }
 
-/** A count as `taken < limit` reads it, so `n <= count` gives the same; no limit stays unlimited. */
-const toClaimCount = (limit: number): number => (Number.isFinite(limit) ? Math.max(0, Math.ceil(limit)) : Number.MAX_SAFE_INTEGER);
+/**
+ * The rows one claim takes, reading claimable rows in due order a page at a time (`readPage`
+ * gives up to `size` rows after the cursor): the first `limit` of them, skipping excluded
+ * projects and those at their limit. Reading the due index in order costs about what a claim
+ * takes; ranking every due watch per project (a window function) cost tens of milliseconds per
+ * claim at 10,000 watches.
+ */
+export async function pickDue(readPage: (cursor: DueCursor, size: number) => DueRow[] | Promise<DueRow[]>, limit: number, options: ClaimOptions): Promise<DueRow[]> {
+  const picker = duePicker(limit, options);
+  const size = Math.max(64, 2 * limit);
+  let cursor: DueCursor = options.after ? { afterAt: options.after.nextPollAt, afterId: options.after.id } : { afterAt: Number.MIN_SAFE_INTEGER, afterId: '' };
+  for (;;) {
+    const rows = await readPage(cursor, size);
+    if (picker.offer(rows)) return picker.picked;
+    const last = rows.at(-1);
+    if (rows.length < size || last === undefined) return picker.picked;
+    cursor = { afterAt: Number(last.next_poll_at), afterId: last.id };
+  }
+}
 
-export function toClaimLimitsRecord(options: ClaimOptions): ClaimLimitsRecord {
-  const projectLimits = Object.entries(options.projectLimits ?? {}).map(([project, limit]) => [project, toClaimCount(limit)]);
+/** `pickDue` for a synchronous driver (better-sqlite3 inside a transaction). */
+export function pickDueSync(readPage: (cursor: DueCursor, size: number) => DueRow[], limit: number, options: ClaimOptions): DueRow[] {
+  const picker = duePicker(limit, options);
+  const size = Math.max(64, 2 * limit);
+  let cursor: DueCursor = options.after ? { afterAt: options.after.nextPollAt, afterId: options.after.id } : { afterAt: Number.MIN_SAFE_INTEGER, afterId: '' };
+  for (;;) {
+    const rows = readPage(cursor, size);
+    if (picker.offer(rows)) return picker.picked;
+    const last = rows.at(-1);
+    if (rows.length < size || last === undefined) return picker.picked;
+    cursor = { afterAt: Number(last.next_poll_at), afterId: last.id };
+  }
+}
+
+/** Takes offered rows within the claim's limits; `offer` says when the claim is full. */
+function duePicker(limit: number, options: ClaimOptions): { picked: DueRow[]; offer(rows: readonly DueRow[]): boolean } {
+  const excluded = new Set(options.excludeProjects ?? []);
+  const limitOf = (projectName: string): number => options.projectLimits?.[projectName] ?? options.perProjectLimit ?? Infinity;
+  const taken = new Map<string, number>();
+  const picked: DueRow[] = [];
   return {
-    per_project_limit: options.perProjectLimit === undefined ? null : toClaimCount(options.perProjectLimit),
-    project_limits: JSON.stringify(Object.fromEntries(projectLimits)),
+    picked,
+    offer(rows) {
+      for (const row of rows) {
+        const count = taken.get(row.project_name) ?? 0;
+        if (excluded.has(row.project_name) || count >= limitOf(row.project_name)) continue;
+        taken.set(row.project_name, count + 1);
+        picked.push(row);
+        if (picked.length >= limit) return true;
+      }
+      return false;
+    },
   };
 }

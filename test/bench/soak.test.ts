@@ -5,7 +5,7 @@
 import { mulberry32 } from '../../bench/lib/stats';
 import { NotificationLedger, notificationId, tsToMs } from '../../bench/soak/ledger';
 import { CONFIRM_MUTE_ALL, nextCommand } from '../../bench/soak/load';
-import { type RssSample, missedAims, rssGrowth } from '../../bench/soak/report';
+import { type RssSample, brokenRun, missedAims, rssGrowth } from '../../bench/soak/report';
 
 const MB = 1024 * 1024;
 
@@ -34,7 +34,21 @@ describe('NotificationLedger', () => {
     const ledger = new NotificationLedger();
     ledger.expect('a1|archive:stopped', 1_000);
     ledger.observe([{ key: key('a1', 'archive:stopped'), postedAt: 4_500 }]);
-    expect(ledger.totals(10_000)).toEqual({ expected: 1, delivered: 1, lost: [], duplicates: [], unexpected: [], latencies: [3_500] });
+    expect(ledger.totals(10_000)).toEqual({ expected: 1, delivered: 1, lost: [], duplicates: [], unexpected: [], latencies: [3_500], heldBy429: [], clear: [3_500] });
+  });
+
+  it('sets apart the latency of a notification whose channel Slack answered 429 before it was posted', () => {
+    const ledger = new NotificationLedger();
+    ledger.expect('a1|archive:stopped', 1_000);
+    ledger.expect('a2|archive:stopped', 1_000);
+    ledger.rateLimited({ channel: 'C0001SOAK', at: 1_500 });
+    ledger.rateLimited({ channel: 'C0002SOAK', at: 1_500 });
+    ledger.observe([
+      { key: key('a1', 'archive:stopped'), postedAt: 3_000 },
+      { key: 'T0SOAK:C0003SOAK:archive:a2:archive:stopped@1', postedAt: 2_000 },
+    ]);
+    const totals = ledger.totals(10_000);
+    expect({ held: totals.heldBy429, clear: totals.clear }).toEqual({ held: [2_000], clear: [1_000] });
   });
 
   it('reports a due notification never posted as lost, and one not yet due as neither', () => {
@@ -118,8 +132,31 @@ describe('missedAims', () => {
     ]);
   });
 
+  it('judges the event loop, peak RSS, the trend of long runs and the latency when given', () => {
+    const missed = missedAims({ rss: { ...rss, peakMb: 151, slopeMbPerMin: 0.3 }, lost: 0, duplicates: 0, vidopsP99: 20, floorP99: 20, loopP99Ms: 12, latencyP99Ms: 4_200, fastMs: 3_000, minutes: 60 });
+    expect(missed).toEqual([
+      'peak RSS 151.0 MB (aim ≤ 150 MB)',
+      'RSS trend +0.30 MB/min after the warm-up (aim ≤ 0.2 MB/min)',
+      'event loop delay p99 12.0 ms after the warm-up (aim ≤ 10 ms)',
+      'change → post p99 4.2 s without Slack 429s (aim ≤ 4.0 s, the fast interval + 1 s)',
+    ]);
+    expect(missedAims({ rss: { ...rss, slopeMbPerMin: 0.3 }, lost: 0, duplicates: 0, vidopsP99: 20, floorP99: 20, loopP99Ms: 10, latencyP99Ms: 4_000, fastMs: 3_000, minutes: 10 })).toEqual([]);
+  });
+
   it('counts a run without floor samples as a miss rather than a pass', () => {
     expect(missedAims({ rss, lost: 0, duplicates: 0, vidopsP99: 10, floorP99: NaN })).toHaveLength(1);
+  });
+});
+
+describe('brokenRun', () => {
+  it('names what makes the figures untrustworthy, and nothing for a run that went as meant', () => {
+    expect(brokenRun({ sent: 100, acked: 100, errors: {}, expected: 5, unexpected: 0 })).toEqual([]);
+    expect(brokenRun({ sent: 100, acked: 98, errors: { 'ack over 3 s': 2 }, expected: 0, unexpected: 1 })).toEqual([
+      '2 of 100 commands not acked',
+      'load errors: ack over 3 s 2',
+      'no resource change was expected to be posted (the driver did nothing)',
+      '1 notification(s) of nothing the driver changed',
+    ]);
   });
 });
 

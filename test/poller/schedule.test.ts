@@ -55,20 +55,20 @@ describe('nextPollAt', () => {
     expect(nextPollAt({ now: 50, lastChangeAt: 0, deadline: 10, expiresAt: Infinity, readsService: false }, config, middle)).toBe(50);
   });
 
-  it('spreads the interval by the jitter ratio, deterministically with an injected random', () => {
+  it('spreads the interval by the jitter ratio, never past the interval, deterministically with an injected random', () => {
     const jittery = { ...config, jitterRatio: 0.1 };
     const at = (r: number) => nextPollAt({ now: 0, lastChangeAt: -60_000, expiresAt: Infinity, readsService: true }, jittery, () => r);
-    expect([at(0), at(0.5), at(1)]).toEqual([54_000, 60_000, 66_000]);
+    expect([at(0), at(0.5), at(1)]).toEqual([60_000, 57_000, 54_000]);
   });
 });
 
 describe('failure backoff', () => {
   it.each([
-    [1, 5_000],
-    [2, 10_000],
-    [3, 20_000],
-    [6, 160_000],
-    [7, 300_000],
+    [1, 1_000],
+    [2, 2_000],
+    [3, 4_000],
+    [9, 256_000],
+    [10, 300_000],
     [50, 300_000],
   ])('failure %s → %s ms', (failures, delay) => {
     expect(failureDelay(failures, config, middle)).toBe(delay);
@@ -81,14 +81,14 @@ describe('failure backoff', () => {
 
   it('rests only the failing project and forgets once it recovers', () => {
     const backoff = new ProjectBackoff(config, middle);
-    expect(backoff.failed('a', 0)).toBe(5_000);
-    expect(backoff.failed('a', 5_000)).toBe(15_000);
-    expect(backoff.resting(6_000)).toEqual(['a']);
+    expect(backoff.failed('a', 0)).toBe(1_000);
+    expect(backoff.failed('a', 1_000)).toBe(3_000);
+    expect(backoff.resting(1_500)).toEqual(['a']);
     expect(backoff.failures('b')).toBe(0);
-    expect(backoff.resting(15_000)).toEqual([]);
+    expect(backoff.resting(3_000)).toEqual([]);
     backoff.succeeded('a');
     expect(backoff.failures('a')).toBe(0);
-    expect(backoff.failed('a', 20_000)).toBe(25_000);
+    expect(backoff.failed('a', 20_000)).toBe(21_000);
   });
 });
 

@@ -356,6 +356,41 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         expect(await store.markDelivered(first!.id, 'd2', { deliveredAt: T0 + LEASE, messageTs: '9.9' })).toBe(true);
       });
 
+      it('holds a channel back for channelIntervalMs after a delivery to it, and only that channel', async () => {
+        await seed([reply('a'), reply('b'), reply('x', { channelId: 'C2' }), reply('y', { channelId: 'C2' })]);
+        const paced = { channelIntervalMs: 1_000 };
+        const first = await store.claimOutbox('d', T0, 10, LEASE, paced);
+        expect(first.map((r) => r.transitionKey)).toEqual(['a', 'x']);
+        await store.markDelivered(first[0]!.id, 'd', { deliveredAt: T0 + 100, messageTs: '1.1' });
+        // C2's head was given up, which sends nothing: C2 is not held back.
+        await store.discardOutbox(first[1]!.id, 'd', T0 + 100, 'invalid_blocks');
+        expect((await store.claimOutbox('d', T0 + 1_099, 10, LEASE, paced)).map((r) => r.transitionKey)).toEqual(['y']);
+        // Without the option the same row is claimable.
+        expect((await store.claimOutbox('d', T0 + 1_099, 10, LEASE)).map((r) => r.transitionKey)).toEqual(['b']);
+      });
+
+      it('lets a paced channel go once the interval has passed since its last delivery', async () => {
+        await seed([reply('a'), reply('b')]);
+        const paced = { channelIntervalMs: 1_000 };
+        const [head] = await store.claimOutbox('d', T0, 10, LEASE, paced);
+        await store.markDelivered(head!.id, 'd', { deliveredAt: T0 + 100 });
+        expect(await store.claimOutbox('d', T0 + 1_099, 10, LEASE, paced)).toEqual([]);
+        expect((await store.claimOutbox('d', T0 + 1_100, 10, LEASE, paced)).map((r) => r.transitionKey)).toEqual(['b']);
+      });
+
+      it('does not hold back a card update: it posts no new message', async () => {
+        const card = reply('card@1', { payload: { type: 'card', messageTs: '1.0', text: 'card', blocks: [] } });
+        await seed([reply('a'), card, reply('b')]);
+        const paced = { channelIntervalMs: 1_000 };
+        const [head] = await store.claimOutbox('d', T0, 10, LEASE, paced);
+        await store.markDelivered(head!.id, 'd', { deliveredAt: T0 + 100 });
+        const [update] = await store.claimOutbox('d', T0 + 200, 10, LEASE, paced);
+        expect(update?.transitionKey).toBe('card@1');
+        await store.markDelivered(update!.id, 'd', { deliveredAt: T0 + 300 });
+        expect(await store.claimOutbox('d', T0 + 1_099, 10, LEASE, paced)).toEqual([]);
+        expect((await store.claimOutbox('d', T0 + 1_100, 10, LEASE, paced)).map((r) => r.transitionKey)).toEqual(['b']);
+      });
+
       it('never hands the same row to two concurrent claims', async () => {
         await seed(Array.from({ length: 20 }, (_, i) => reply(`k${i}`, { channelId: `C${i}` })));
         const [a, b] = await Promise.all([store.claimOutbox('d1', T0, 15, LEASE), store.claimOutbox('d2', T0, 15, LEASE)]);

@@ -38,6 +38,21 @@ describe('SqliteStore watches', () => {
     await store.close();
   });
 
+  it('starts a claim after the cursor it is given, reading past per-project limits and excluded projects', async () => {
+    const store = await migrated(MEMORY);
+    for (let i = 0; i < 6; i++) await store.addWatch(newWatch(`w${i}`, { nextPollAt: T0 - 100 + i, projectName: i % 2 === 0 ? 'even' : 'odd' }));
+    const first = await store.claimDue('p', T0, 2, LEASE, { perProjectLimit: 2 });
+    expect(first.map((w) => w.id)).toEqual(['w0', 'w1']);
+    const last = first.at(-1)!;
+    // Excluding "odd" and with "even" limited to one more, the claim reads on to w4.
+    const next = await store.claimDue('p', T0, 5, LEASE, { projectLimits: { even: 1 }, excludeProjects: ['odd'], after: { nextPollAt: last.nextPollAt, id: last.id } });
+    expect(next.map((w) => w.id)).toEqual(['w2']);
+    // A cursor past a due watch leaves it for a later claim.
+    expect((await store.claimDue('p', T0, 5, LEASE, { after: { nextPollAt: T0 - 96, id: 'w4' } })).map((w) => w.id)).toEqual(['w5']);
+    expect((await store.claimDue('p', T0, 5, LEASE)).map((w) => w.id)).toEqual(['w3', 'w4']);
+    await store.close();
+  });
+
   it('shows a lease taken on one connection to another connection on the same file', async () => {
     const path = join(dir, 'vidops.sqlite');
     const [a, b] = [await migrated(path), await migrated(path)];

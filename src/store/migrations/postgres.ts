@@ -159,4 +159,13 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX slack_deliveries_expiry ON slack_deliveries (expires_at);
     `,
   },
+  {
+    version: 6,
+    name: 'outbox deliveries by channel (pacing across replicas)',
+    // Version 5 is left to the card-model migration being written alongside.
+    sql: `
+      CREATE INDEX outbox_delivered_by_channel ON outbox (team_id, channel_id, delivered_at)
+        WHERE delivered_at IS NOT NULL;
+    `,
+  },
 ];
