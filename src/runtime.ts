@@ -25,7 +25,7 @@ import { pollerRuntime } from './poller/service';
 import type { PollerSettings } from './poller/settings';
 import type { Policy } from './rbac/policy';
 import { Readiness } from './readiness';
-import { rememberConfigured } from './scrub';
+import { rememberConfigured, rememberSent } from './scrub';
 import { currentRequestId } from './request-context';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { type ClientFactory, createServices, type Services } from './services';
@@ -78,6 +78,7 @@ function observedClientFactory(metrics: VidopsMetrics, logger: Logger): ClientFa
       accountApiKey: video.account?.apiKey,
       accountApiSecret: video.account?.apiSecret,
       observer,
+      secretsSent: rememberSent,
       requestId: currentRequestId,
     });
 }

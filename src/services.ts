@@ -10,7 +10,7 @@ import type { Projects } from './api/projects';
 import type { SecretBox } from './crypto';
 import type { Logger } from './log';
 import { Authorizer } from './rbac';
-import { rememberConfigured } from './scrub';
+import { rememberConfigured, rememberSent } from './scrub';
 import { channelProjects } from './rbac/channel-projects';
 import { PublicChannels } from './rbac/visibility';
 import type { Policy } from './rbac/policy';
@@ -48,6 +48,7 @@ const defaultClientFactory: ClientFactory = (project, video) =>
     apiSecret: project.apiSecret,
     accountApiKey: video.account?.apiKey,
     accountApiSecret: video.account?.apiSecret,
+    secretsSent: rememberSent,
   });
 
 /** The configured projects and one lazily created VideoClient per project. */

@@ -34,6 +34,8 @@ export interface VideoClientOptions {
   tokenReuseMs?: number;
   /** Replaces the wait between retries (tests use it to observe delays without sleeping). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Told the secret values (stream keys, passwords, client tokens) each request carries, before it is sent. */
+  secretsSent?: (values: readonly string[]) => void;
   /** Told about every HTTP exchange: operation, status, duration (metrics subscribe here). */
   observer?: VideoRequestObserver;
   /** The id sent as `X-Request-Id` with each call, read when the call is made. */
@@ -87,6 +89,7 @@ export class VideoClient {
       credentialSecrets: () => [this.#project.secret, ...(this.#account ? [this.#account.secret] : [])],
       sleep: options.sleep,
       observer: options.observer,
+      secretsSent: options.secretsSent,
       requestId: options.requestId,
     });
     this.tokens = new Tokens({ apiKey: () => this.apiKey, signer: () => this.#project.signer });

@@ -16,7 +16,6 @@ import {
 } from './errors';
 import { type VideoRequestObserver, operationName } from './observer';
 import { type AttemptFailure, type HttpMethod, type RetryPolicy, parseRetryAfter, retryDelayMs, shouldRetry } from './retry';
-import { rememberSent } from '../scrub';
 
 export interface Timeouts {
   /** Opening a TCP/TLS connection. */
@@ -74,6 +73,8 @@ export interface TransportConfig {
   credentialSecrets(): readonly string[];
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Told the secret values each request carries, so the app can scrub them wherever it may echo them. */
+  secretsSent?: (values: readonly string[]) => void;
   /** Told about every attempt (metrics, logs); its errors are ignored. */
   observer?: VideoRequestObserver;
   /** Sent as `X-Request-Id` when it returns one (the Slack request the call serves). */
@@ -177,8 +178,7 @@ export class HttpTransport {
   }
 
   async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal | undefined, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
-    // Secrets the request carries are scrubbed from whatever this Slack request echoes (src/scrub.ts).
-    rememberSent(req.secrets ?? []);
+    if (req.secrets?.length) this.#config.secretsSent?.(req.secrets);
     let token: string | undefined;
     // Built only when an error needs scrubbing.
     const secrets = (): readonly string[] => [...(req.secrets ?? []), ...this.#config.credentialSecrets(), ...(token === undefined ? [] : [token])];

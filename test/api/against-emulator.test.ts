@@ -273,7 +273,7 @@ describe('archives', () => {
       config: { accessKey: 'AKIAEXAMPLE123', secretKey: 'very-secret-key-123', bucket: 'recordings', endpoint: 'https://s3.example.com' },
       fallback: 'service',
     });
-    expect(s3).toMatchObject({ type: 's3', fallback: 'service', config: { bucket: 'recordings', secretKey: '[REDACTED]', accessKey: '[REDACTED]' } });
+    expect(s3).toMatchObject({ type: 's3', fallback: 'service', config: { bucket: 'recordings', secretKey: '[redacted]', accessKey: '[redacted]' } });
     expect(world.control.uploadTarget(world.apiKey)).toMatchObject({ config: { secretKey: 'very-secret-key-123' } });
     await client.archives.setUploadTarget({ type: 'blobstore', config: { accountName: 'acme', accountKey: 'blob-key-999', container: 'rec' } });
     expect(world.control.uploadTarget(world.apiKey)).toMatchObject({ type: 'blobstore' });

@@ -91,9 +91,9 @@ describe('errorFromResponse', () => {
 
 describe('redact', () => {
   test('JSON fields, XML fields and listed values', () => {
-    expect(redact('{"password": "p\\"w", "user":"u"}')).toBe('{"password": "[REDACTED]", "user":"u"}');
-    expect(redact('<accountKey>abc</accountKey>')).toBe('<accountKey>[REDACTED]</accountKey>');
-    expect(redact('key=supersecret', ['supersecret'])).toBe('key=[REDACTED]');
+    expect(redact('{"password": "p\\"w", "user":"u"}')).toBe('{"password": "[redacted]", "user":"u"}');
+    expect(redact('<accountKey>abc</accountKey>')).toBe('<accountKey>[redacted]</accountKey>');
+    expect(redact('key=supersecret', ['supersecret'])).toBe('key=[redacted]');
   });
 });
 

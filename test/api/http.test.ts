@@ -302,7 +302,7 @@ describe('errors and bodies', () => {
     const service = await fake((req) => ({ body: req.body }));
     const { client } = clientFor(service);
     const stored = await client.archives.setUploadTarget({ type: 'blobstore', config: { accountName: 'acme', accountKey: 'KEY-123456', container: 'rec' }, fallback: 'none' });
-    expect(stored.config).toEqual({ accountName: 'acme', accountKey: '[REDACTED]', container: 'rec' });
+    expect(stored.config).toEqual({ accountName: 'acme', accountKey: '[redacted]', container: 'rec' });
     expect(JSON.parse(service.requests[0]!.body).config.accountKey).toBe('KEY-123456');
   });
 
