@@ -26,7 +26,6 @@
  * without waiting for them.
  */
 import { fork } from 'node:child_process';
-import { join } from 'node:path';
 import { RETRY_DEFAULT, VideoClient } from '../src/api';
 import type { Archive } from '../src/api/archives';
 import type { Broadcast } from '../src/api/broadcasts';
