@@ -26,7 +26,6 @@
  * without waiting for them.
  */
 import { fork } from 'node:child_process';
-import { join } from 'node:path';
 import { RETRY_DEFAULT, VideoClient } from '../src/api';
 import type { Archive } from '../src/api/archives';
 import type { Broadcast } from '../src/api/broadcasts';
@@ -330,8 +329,15 @@ async function main(argv: string[]): Promise<void> {
     let nextRound = now + 500;
     let next = 0;
     const end = runStart + options.seconds * 1000;
-    while (now < end) {
-      while (next < schedule.length && schedule[next]!.at <= now) {
+    /** Expected notifications not posted yet. */
+    const unposted = (): number => {
+      const seen = new Set([...posted.keys()].map((key) => notificationOf(key)));
+      return [...expected.keys()].filter((id) => !seen.has(id)).length;
+    };
+    // After the last change the run goes on (no new changes) until everything due is posted,
+    // for at most DRAIN_MS: a notification missing after that was lost, not cut off by the end.
+    while (now < end || (now < end + DRAIN_MS && unposted() > 0)) {
+      while (now < end && next < schedule.length && schedule[next]!.at <= now) {
         const change = schedule[next++]!;
         const changedAt = await env.call<number>('change', { kind: change.kind, resourceId: change.resourceId });
         if (change.kind === 'archive') {
@@ -368,10 +374,7 @@ async function main(argv: string[]): Promise<void> {
     let missing = 0;
     const postedAt = new Map<string, number>();
     for (const [key, when] of posted) {
-      // `${team}:${channel}:${kind}:${resourceId}:${transitionKey}@${revision}`
-      const [, , , resourceId, ...rest] = key.split(':');
-      const transition = rest.join(':').replace(/@\d+$/, '');
-      const id = `${resourceId}|${transition}`;
+      const id = notificationOf(key);
       if (!postedAt.has(id)) postedAt.set(id, when);
     }
     for (const [id, changedAt] of expected) {
@@ -434,6 +437,15 @@ async function main(argv: string[]): Promise<void> {
     await env.stop();
   }
 }
+
+/** `${team}:${channel}:${kind}:${resourceId}:${transitionKey}@${revision}` → `${resourceId}|${transitionKey}`. */
+function notificationOf(key: string): string {
+  const [, , , resourceId, ...rest] = key.split(':');
+  return `${resourceId}|${rest.join(':').replace(/@\d+$/, '')}`;
+}
+
+/** Simulated time the latency run goes on after its last change, for what is still due. */
+const DRAIN_MS = 30_000;
 
 /** Issue 15: a poll cycle costs at most this much CPU. */
 const CYCLE_CPU_AIM_MS = 50;

@@ -92,6 +92,9 @@ interface Settling {
 const DEFAULT_SETTLE_CHUNK = 50;
 const DEFAULT_CLAIM_CHUNK = 100;
 
+/** Chunk writes of one cycle in flight at once (each holds a pooled connection on PostgreSQL). */
+const WRITES_IN_FLIGHT = 4;
+
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
 
@@ -282,6 +285,9 @@ export class Poller {
    */
   async #settle(owner: string, polledAt: number, settling: readonly Settling[]): Promise<void> {
     const size = this.#options.settleChunk;
+    // A store with round trips (PostgreSQL) writes a few chunks at once while the next ones are
+    // worked out; a synchronous one (SQLite) has finished each write before the next starts.
+    const writing: Promise<void>[] = [];
     for (let start = 0; start < settling.length; start += size) {
       if (start > 0) await yieldToEventLoop();
       const chunk = settling.slice(start, start + size);
@@ -291,8 +297,10 @@ export class Poller {
         const outcome = outcomes[i];
         if (outcome !== undefined) polls.push({ watchId: watch.id, outcome });
       });
-      await this.#complete(owner, polls);
+      if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+      writing.push(this.#complete(owner, polls));
     }
+    await Promise.all(writing);
   }
 
   /**

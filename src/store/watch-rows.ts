@@ -58,29 +58,31 @@ function fromJson<T>(value: DbJson<T>): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
+/** Optional fields are set only when present (no spread of temporary objects: this runs for every claimed watch). */
 export function toWatch(row: WatchRecord): Watch {
-  return {
+  const watch: Watch = {
     id: row.id,
     kind: row.kind,
     resourceId: row.resource_id,
     sessionId: row.session_id,
     teamId: row.team_id,
     channelId: row.channel_id,
-    ...(row.message_ts !== null && { messageTs: row.message_ts }),
-    ...(row.thread_ts !== null && { threadTs: row.thread_ts }),
     projectName: row.project_name,
     lastState: row.last_state === null ? undefined : fromJson(row.last_state),
     lastChangeAt: Number(row.last_change_at),
     nextPollAt: Number(row.next_poll_at),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
-    ...(row.ended_at !== null && { endedAt: Number(row.ended_at) }),
-    ...(row.lease_owner !== null && { leaseOwner: row.lease_owner }),
-    ...(row.lease_until !== null && { leaseUntil: Number(row.lease_until) }),
     failures: row.failures,
     revision: row.revision,
     repollRequested: Boolean(row.repoll_requested),
   };
+  if (row.message_ts !== null) watch.messageTs = row.message_ts;
+  if (row.thread_ts !== null) watch.threadTs = row.thread_ts;
+  if (row.ended_at !== null) watch.endedAt = Number(row.ended_at);
+  if (row.lease_owner !== null) watch.leaseOwner = row.lease_owner;
+  if (row.lease_until !== null) watch.leaseUntil = Number(row.lease_until);
+  return watch;
 }
 
 export function toOutboxRow(row: OutboxRecord): OutboxRow {
