@@ -1,6 +1,6 @@
 /** "Stop" on an Audio Connector card (behind Slack's confirm dialog): disconnects the connector's connection. */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
@@ -17,7 +17,6 @@ const STALE = 'This button’s card is from an older version of vidops; disconne
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.stopAudio, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.stopAudio);
     const target = decodeValue(AudioTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

@@ -4,7 +4,7 @@
  * the click: a card can outlive a role.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
@@ -23,7 +23,6 @@ const STALE = 'This button’s card is from an older version of vidops; run the 
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.confirmMuteAll, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmMuteAll);
     const target = decodeValue(MuteAllTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
@@ -45,7 +44,6 @@ export function register(app: App, services: Services): void {
 
   app.action<BlockAction<ButtonAction>>(ACTION.confirmKick, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmKick);
     const target = decodeValue(KickTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

@@ -4,7 +4,7 @@
  * handed to the one dial request and dropped: it is never logged, audited, posted or stored.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { dialCall, sipOptionsOf } from '../commands/dial';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
@@ -41,7 +41,6 @@ export function readDialCredentials(values: ViewState): DialCredentials {
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.sipHangUp, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.sipHangUp);
     const target = decodeValue(CallTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

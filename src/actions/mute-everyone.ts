@@ -3,9 +3,9 @@
  * session pre-selected) and the channel to tell; submitting it is the confirmation.
  */
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { performStateChange } from '../commands/perform';
-import { decodeSessionOption, encodeSessionOption } from '../commands/session-ref';
+import { decodeSessionOption, encodeSessionOption } from '../interaction/session-ref';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
 import { openFormOrSay } from '../slack/slack-failure';

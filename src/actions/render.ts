@@ -4,8 +4,8 @@
  * by the outcome. The role is checked again on the click; the poller is asked to look at once.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { Interaction } from '../commands/command';
-import { authorize } from '../commands/authorize';
+import type { Interaction } from '../interaction/interaction';
+import { authorize } from '../interaction/authorize';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
@@ -48,13 +48,11 @@ async function stopRender(ix: Interaction, services: Services, rawValue: string 
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.stopRender, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     await stopRender(fromBlockAction(services, client, body, respond, ACTION.stopRender), services, action.value);
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION.confirmRenderStop, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmRenderStop);
     if (await stopRender(ix, services, action.value)) {
       const id = decodeValue(RenderTargetSchema, action.value)?.i ?? '';

@@ -1,6 +1,6 @@
 /** Options for the session pickers (external selects): aliases, then sessions used lately. */
 import type { App, BlockSuggestion, SlackOptionsMiddlewareArgs } from '@slack/bolt';
-import { encodeSessionOption } from '../commands/session-ref';
+import { encodeSessionOption } from '../interaction/session-ref';
 import type { Services } from '../services';
 import { ACTION } from '../views/ids';
 import { sessionOptions } from '../views/session-options';

@@ -4,7 +4,7 @@
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { VideoNotFoundError } from '../api';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { performStateChange } from '../commands/perform';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
@@ -49,7 +49,6 @@ export function readLayoutChanges(view: ViewSubmitAction['view']): { changes: La
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.muteStream, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.muteStream);
     const target = decodeValue(StreamTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

@@ -14,7 +14,7 @@ import { headerPairs } from './dial';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import { performStateChange } from './perform';
 import { unwrapLink } from './render';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 /** Streams one connector can be limited to from a command. */
 export const MAX_CONNECTOR_STREAMS = 50;

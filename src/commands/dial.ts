@@ -16,10 +16,11 @@ import { errorMessage } from '../views/errors';
 import type { SessionRef } from '../views/notices';
 import { type DialMetadata, callCard, encodeDialMetadata, sipAuthModal } from '../views/sip';
 import { sessionTarget } from '../views/values';
-import { type Interaction, defineCommand, defineSubcommand } from './command';
+import type { Interaction } from '../interaction/interaction';
+import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
 import { type StateChangeResult, performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 import { unwrapLink } from './render';
 
 /** `name=value` pairs of a repeatable `--header` flag, as an object (names must be unique). */

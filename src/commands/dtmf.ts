@@ -10,7 +10,7 @@ import { dtmfNotice } from '../views/sip';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 /** Tones in one command; a pause `p` lasts 500 ms. */
 export const MAX_DTMF_DIGITS = 128;

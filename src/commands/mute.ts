@@ -6,7 +6,7 @@ import { muteStreamNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 export const muteCommand = defineCommand({
   command: '/mute',

@@ -6,8 +6,8 @@ import type { ProjectClient } from '../services';
 import { type AnnounceResult, announce, replyEphemeral } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
 import { type ErrorContext, auditErrorCode, errorMessage } from '../views/errors';
-import { recordAudit } from './audit';
-import type { Interaction } from './command';
+import { recordAudit } from '../interaction/audit';
+import type { Interaction } from '../interaction/interaction';
 
 export interface StateChange<T> {
   /** As audited, e.g. `/mute-all`. */
@@ -36,7 +36,6 @@ export async function performStateChange<T>(ix: Interaction, change: StateChange
   try {
     result = await change.call(ix.services.projects.client(change.projectName));
   } catch (error) {
-    await ix.services.ackGate.idle();
     ix.logger.warn('video service call failed', { command: change.command, project: change.projectName, error });
     await recordAudit(ix, {
       command: change.command,
@@ -49,9 +48,7 @@ export async function performStateChange<T>(ix: Interaction, change: StateChange
     if (!options.quiet) await replyEphemeral(ix, message);
     return { ok: false, error, message };
   }
-  await ix.services.ackGate.idle();
   await recordAudit(ix, { command: change.command, target: change.target, projectName: change.projectName, outcome: 'ok' });
-  await ix.services.ackGate.idle();
   const announced = await announce(ix, change.notice(result), change.channelId ?? ix.channelId);
   return { ok: true, result, announced };
 }

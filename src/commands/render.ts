@@ -13,10 +13,11 @@ import { warning } from '../views/blocks';
 import { errorMessage } from '../views/errors';
 import { isRenderRunning, renderCard, renderDetails, renderListMessage, renderStopConfirmCard } from '../views/render';
 import { durationFlag } from './captions';
-import { type Interaction, defineCommand, defineSubcommand } from './command';
+import type { Interaction } from '../interaction/interaction';
+import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import { performStateChange } from './perform';
-import { type ResolvedSession, resolveProject, resolveSession, sessionName } from './session-ref';
+import { type ResolvedSession, resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
 
 export const RENDER_DEFAULT_MAX_DURATION_S = 7200;
 /** One page of the list endpoint (its maximum). */

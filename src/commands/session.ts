@@ -12,7 +12,7 @@ import { sessionCreatedNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { aliasName, projectFlag, projectName } from './grammar';
 import { performStateChange } from './perform';
-import { resolveProject } from './session-ref';
+import { resolveProject } from '../interaction/session-ref';
 
 const createSchema = z
   .object({

@@ -6,7 +6,7 @@ import { unmuteAllNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
 import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 export const unmuteAllCommand = defineCommand({
   command: '/unmute-all',

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
 import { type Button, type SlackMessage, actions, button, context, fields, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
-import type { SessionRef } from './notices';
+import { type SessionRef, footer, sessionText } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
 
 /** What the Stop button carries: the session, the connector's connection and its id. */
@@ -24,13 +24,7 @@ export interface AudioFacts {
   headerNames: readonly string[];
 }
 
-function sessionText(s: SessionRef): string {
-  return `session ${code(s.alias ?? s.sessionId)}`;
-}
 
-function footer(s: SessionRef): string {
-  return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
-}
 
 function streamsText(streams: readonly string[] | undefined): string {
   if (!streams || streams.length === 0) return 'all streams';

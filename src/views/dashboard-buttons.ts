@@ -7,11 +7,11 @@
  */
 import type { ArchiveSnapshot, AudioSnapshot, SipSnapshot, Snapshot } from '../poller/snapshot';
 import type { Watch } from '../poller/watch';
-import { stopButton as archiveStopButton, downloadButton } from './archive';
+import { stopButton as archiveStopButton, downloadButton } from '../kinds/recording';
 import type { Button } from './blocks';
-import { stopButton as broadcastStopButton } from './broadcast';
+import { stopButton as broadcastStopButton } from '../kinds/broadcast';
 import { audioStopButton } from './audio';
-import { captionsStopButton } from './captions';
+import { captionsStopButton } from '../kinds/captions';
 import { renderStopButton } from './render';
 import { hangUpButton } from './sip';
 

@@ -4,11 +4,11 @@
  * stop notice. Page addresses and names come from users: always escaped.
  */
 import { z } from 'zod';
-import { formatDuration } from '../poller/messages';
+import { formatDuration } from './format';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
-import type { SessionRef } from './notices';
+import { type SessionRef, footer, sessionText } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
 
 /** What a composer's Stop buttons carry: project, session and composer id. */
@@ -53,13 +53,7 @@ export function renderStatusText(render: Pick<RenderView, 'status' | 'reason'>):
   return `${status} (${STOP_REASONS[render.reason] ?? escapeAndTruncate(render.reason, 200)})`;
 }
 
-function sessionText(s: SessionRef): string {
-  return `session ${code(s.alias ?? s.sessionId)}`;
-}
 
-function footer(s: SessionRef): string {
-  return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
-}
 
 function pageText(url: string): string {
   return escapeAndTruncate(url, 300);

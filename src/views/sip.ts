@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, fields, plain, section, stripMrkdwn } from './blocks';
 import { ACTION, BLOCK, CALLBACK } from './ids';
-import type { SessionRef } from './notices';
+import { type SessionRef, footer, sessionText } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
 
 /** What the buttons of a call card carry: the session and the call's connection (and call id). */
@@ -52,13 +52,7 @@ export interface DialedCall {
   streamId: string;
 }
 
-function sessionText(s: SessionRef): string {
-  return `session ${code(s.alias ?? s.sessionId)}`;
-}
 
-function footer(s: SessionRef): string {
-  return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
-}
 
 function optionsText(facts: DialFacts): string {
   const options = [

@@ -7,11 +7,12 @@ import type { Broadcast, StartBroadcastOptions } from '../../api';
 import { broadcastSnapshot } from '../../poller/snapshot';
 import type { AnnounceResult } from '../../slack/respond';
 import type { SlackMessage } from '../../views/blocks';
-import { broadcastCard } from '../../views/broadcast';
+import { broadcastContext, broadcastKind } from '../../kinds/broadcast';
+import { startModel } from '../../kinds';
 import { broadcastErrorMessage } from '../../views/broadcast-errors';
 import type { SessionRef } from '../../views/notices';
-import type { Interaction } from '../command';
-import { performStateChange } from '../perform';
+import type { Interaction } from '../../interaction/interaction';
+import { performChange } from '../../interaction/change';
 import { describeOutput } from './rtmp';
 
 export const START_COMMAND = '/broadcast start';
@@ -43,35 +44,36 @@ export function startAuditTarget(sessionId: string, settings: BroadcastSettings)
  * and tracks it. Failures come back as a message for the caller to show where it fits.
  */
 export async function startBroadcast(ix: Interaction, s: SessionRef, settings: BroadcastSettings, running?: Promise<Broadcast>): Promise<StartOutcome> {
-  const done = await performStateChange(
+  const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), ...(settings.outputs.hls ? { hls: settings.outputs.hls } : {}) };
+  const done = await performChange(
     ix,
     {
       command: START_COMMAND,
       target: startAuditTarget(s.sessionId, settings),
       projectName: s.projectName,
-      // Unused (quiet): broadcast failures are worded by broadcastErrorMessage below.
-      errorContext: { operation: 'create-session', sessionId: s.sessionId },
       call: (video) => running ?? video.broadcasts.start({ ...settings, sessionId: s.sessionId }),
       notice: (broadcast) =>
-        broadcastCard(broadcast, {
+        broadcastKind.render({
+          resourceId: broadcast.id,
+          sessionId: broadcast.sessionId,
           projectName: s.projectName,
+          state: broadcastSnapshot(broadcast, ix.services.clock()),
+          context: broadcastContext(broadcast, who),
+          actions: [],
+          now: ix.services.clock(),
+        }),
+      failure: async (error) =>
+        broadcastErrorMessage(error, {
+          operation: 'start',
+          project: s.projectName,
+          sessionId: s.sessionId,
           ...(s.alias ? { alias: s.alias } : {}),
-          startedBy: ix.userId,
-          ...(settings.outputs.hls ? { hls: settings.outputs.hls } : {}),
+          ...(settings.multiBroadcastTag ? { tag: settings.multiBroadcastTag } : {}),
         }),
     },
     { quiet: true },
   );
-  if (!done.ok) {
-    const message = broadcastErrorMessage(done.error, {
-      operation: 'start',
-      project: s.projectName,
-      sessionId: s.sessionId,
-      ...(s.alias ? { alias: s.alias } : {}),
-      ...(settings.multiBroadcastTag ? { tag: settings.multiBroadcastTag } : {}),
-    });
-    return { ok: false, error: done.error, message };
-  }
+  if (!done.ok) return { ok: false, error: done.error, message: done.message };
   const broadcast = done.result;
   const { announced } = done;
   if (announced.delivered === 'channel' && announced.channel && announced.ts) {
@@ -82,6 +84,7 @@ export async function startBroadcast(ix: Interaction, s: SessionRef, settings: B
         sessionId: broadcast.sessionId,
         target: { teamId: ix.teamId, channelId: announced.channel, messageTs: announced.ts, projectName: s.projectName },
         initialState: broadcastSnapshot(broadcast, ix.services.clock()),
+        card: startModel(broadcastContext(broadcast, who)),
       });
     } catch (error) {
       ix.logger.error('could not hand the broadcast to the poller; its card will not update', { broadcast: broadcast.id, error });

@@ -158,4 +158,12 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX slack_deliveries_expiry ON slack_deliveries (expires_at);
     `,
   },
+  {
+    version: 5,
+    name: 'card model stored with the watch',
+    sql: `
+      -- NULL on watches written before: their cards render with what the snapshot holds.
+      ALTER TABLE watches ADD COLUMN card TEXT;
+    `,
+  },
 ];
