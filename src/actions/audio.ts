@@ -1,7 +1,7 @@
 /** "Stop" on an Audio Connector card (behind Slack's confirm dialog): disconnects the connector's connection. */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
-import { performStateChange } from '../commands/perform';
+import { performChange } from '../interaction/change';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { AudioTargetSchema, audioStoppedNotice } from '../views/audio';
@@ -23,7 +23,7 @@ export function register(app: App, services: Services): void {
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: 'Stop the audio connection', command: '/audio-connect stop', target: `audio connection ${target.i}`, projectName: s.projectName });
     if (!allowed) return;
-    await performStateChange(ix, {
+    await performChange(ix, {
       command: '/audio-connect stop',
       target: `audio connection ${target.i} (connection ${target.c}) in session ${s.sessionId}`,
       projectName: s.projectName,

@@ -5,7 +5,7 @@
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
-import { performStateChange } from '../commands/perform';
+import { performChange } from '../interaction/change';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
@@ -29,7 +29,7 @@ export function register(app: App, services: Services): void {
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/mute-all', command: '/mute-all', target: `session ${s.sessionId}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performStateChange(ix, {
+    const done = await performChange(ix, {
       command: '/mute-all',
       target: `session ${s.sessionId}${target.x.length > 0 ? ` except ${target.x.join(',')}` : ''}`,
       projectName: s.projectName,
@@ -50,7 +50,7 @@ export function register(app: App, services: Services): void {
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/kick', command: '/kick', target: `connection ${target.c}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performStateChange(ix, {
+    const done = await performChange(ix, {
       command: '/kick',
       target: `connection ${target.c} in session ${s.sessionId}`,
       projectName: s.projectName,

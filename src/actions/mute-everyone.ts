@@ -4,7 +4,7 @@
  */
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
-import { performStateChange } from '../commands/perform';
+import { performChange } from '../interaction/change';
 import { decodeSessionOption, encodeSessionOption } from '../interaction/session-ref';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
@@ -67,7 +67,7 @@ export function register(app: App, services: Services): void {
     await services.store
       .touchRecentSession({ teamId: ix.teamId, projectName: session.projectName, sessionId: session.sessionId, usedBy: ix.userId, usedAt: services.clock() })
       .catch((error: unknown) => ix.logger.warn('could not record a recent session', { error }));
-    const done = await performStateChange(
+    const done = await performChange(
       ix,
       {
         command: '/mute-all',

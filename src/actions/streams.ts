@@ -5,7 +5,7 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { VideoNotFoundError } from '../api';
 import { authorize } from '../interaction/authorize';
-import { performStateChange } from '../commands/perform';
+import { performChange } from '../interaction/change';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { openFormOrSay } from '../slack/slack-failure';
@@ -55,7 +55,7 @@ export function register(app: App, services: Services): void {
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/mute', command: '/mute', target: `stream ${target.t}`, projectName: s.projectName });
     if (!allowed) return;
-    await performStateChange(ix, {
+    await performChange(ix, {
       command: '/mute',
       target: `stream ${target.t} in session ${s.sessionId}`,
       projectName: s.projectName,
@@ -113,7 +113,7 @@ export function register(app: App, services: Services): void {
     const show = showInModal(ix, view.id, 'Layout classes');
     const allowed = await authorize(ix, 'moderator', { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName }, show);
     if (!allowed) return;
-    const done = await performStateChange(
+    const done = await performChange(
       ix,
       {
         command: 'layout classes',

@@ -12,7 +12,7 @@ import { warning } from '../views/blocks';
 import { defineCommand, defineSubcommand } from './command';
 import { headerPairs } from './dial';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
+import { performChange } from '../interaction/change';
 import { unwrapLink } from './render';
 import { resolveSession } from '../interaction/session-ref';
 
@@ -81,7 +81,7 @@ const audioConnect = defineSubcommand({
     const s = resolved.value;
     const streams = args.streams ? [...new Set(args.streams)] : undefined;
     const headers = args.header && Object.keys(args.header).length > 0 ? args.header : undefined;
-    const done = await performStateChange(ix, {
+    const done = await performChange(ix, {
       command: '/audio-connect',
       target: `${args.uri} in session ${s.sessionId}`.slice(0, 500),
       projectName: s.projectName,

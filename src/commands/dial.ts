@@ -14,12 +14,14 @@ import { openForm } from '../slack/slack-failure';
 import { LIMITS, warning } from '../views/blocks';
 import { errorMessage } from '../views/errors';
 import type { SessionRef } from '../views/notices';
-import { type DialMetadata, callCard, encodeDialMetadata, sipAuthModal } from '../views/sip';
+import { type DialMetadata, encodeDialMetadata, sipAuthModal } from '../views/sip';
+import { callContext, callKind } from '../kinds/call';
+import { startModel } from '../kinds';
 import { sessionTarget } from '../views/values';
 import type { Interaction } from '../interaction/interaction';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
-import { type StateChangeResult, performStateChange } from './perform';
+import { type ChangeResult, performChange } from '../interaction/change';
 import { resolveSession } from '../interaction/session-ref';
 import { unwrapLink } from './render';
 
@@ -75,7 +77,7 @@ export interface DialRequest {
  * Dials, posts the call card and hands the call to the poller. `quiet`: errors are returned,
  * not told (the modal shows them).
  */
-export async function dialCall(ix: Interaction, request: DialRequest, options: { quiet?: boolean } = {}): Promise<StateChangeResult<SipCall>> {
+export async function dialCall(ix: Interaction, request: DialRequest, options: { quiet?: boolean } = {}): Promise<ChangeResult<SipCall>> {
   const { session: s, sip } = request;
   const facts = {
     uri: sip.uri,
@@ -86,7 +88,8 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
     headerNames: Object.keys(sip.headers ?? {}),
     digestAuth: sip.auth !== undefined,
   };
-  const done = await performStateChange(
+  const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) };
+  const done = await performChange(
     ix,
     {
       command: '/dial',
@@ -94,7 +97,16 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
       projectName: s.projectName,
       errorContext: { operation: 'dial', sessionId: s.sessionId },
       call: (video) => video.sip.dial({ sessionId: s.sessionId, sip }),
-      notice: (call) => callCard(ix.userId, s, call, facts),
+      notice: (call) =>
+        callKind.render({
+          resourceId: call.id,
+          sessionId: s.sessionId,
+          projectName: s.projectName,
+          state: sipSnapshot(call.streamId, ix.services.clock(), call.connectionId),
+          context: callContext(call, facts, who),
+          actions: [],
+          now: ix.services.clock(),
+        }),
       ...(request.channelId ? { channelId: request.channelId } : {}),
     },
     options,
@@ -113,6 +125,7 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
           projectName: s.projectName,
         },
         initialState: sipSnapshot(done.result.streamId, ix.services.clock(), done.result.connectionId),
+        card: startModel(callContext(done.result, facts, who)),
       });
     } catch (error) {
       ix.logger.warn('could not watch the call', { callId: done.result.id, error });

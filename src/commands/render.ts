@@ -11,12 +11,15 @@ import { code } from '../slack/mrkdwn';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { errorMessage } from '../views/errors';
-import { isRenderRunning, renderCard, renderDetails, renderListMessage, renderStopConfirmCard } from '../views/render';
+import { isRenderRunning } from '../kinds/composer';
+import { renderDetails, renderListMessage, renderStopConfirmCard } from '../views/render';
+import { composerContext, composerKind } from '../kinds/composer';
+import { startModel } from '../kinds';
 import { durationFlag } from './captions';
 import type { Interaction } from '../interaction/interaction';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
+import { performChange } from '../interaction/change';
 import { type ResolvedSession, resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
 
 export const RENDER_DEFAULT_MAX_DURATION_S = 7200;
@@ -94,7 +97,8 @@ const startRender = defineSubcommand({
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
     const s = resolved.value;
     const maxDurationS = args.maxDuration ?? RENDER_DEFAULT_MAX_DURATION_S;
-    const done = await performStateChange(ix, {
+    const asked = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), maxDuration: maxDurationS };
+    const done = await performChange(ix, {
       command: '/render start',
       target: `${args.url} in session ${s.sessionId}`.slice(0, 500),
       projectName: s.projectName,
@@ -107,7 +111,16 @@ const startRender = defineSubcommand({
           ...(args.maxDuration !== undefined ? { maxDuration: args.maxDuration } : {}),
           ...(args.name ? { properties: { name: args.name } } : {}),
         }),
-      notice: (render) => renderCard(ix.userId, s, render, maxDurationS),
+      notice: (render) =>
+        composerKind.render({
+          resourceId: render.id,
+          sessionId: s.sessionId,
+          projectName: s.projectName,
+          state: renderSnapshot(render),
+          context: composerContext(render, asked),
+          actions: [],
+          now: ix.services.clock(),
+        }),
     });
     if (!done.ok || !ix.channelId) return;
     try {
@@ -122,6 +135,7 @@ const startRender = defineSubcommand({
           projectName: s.projectName,
         },
         initialState: renderSnapshot(done.result),
+        card: startModel(composerContext(done.result, asked)),
       });
     } catch (error) {
       ix.logger.warn('could not watch the composer', { renderId: done.result.id, error });

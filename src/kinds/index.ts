@@ -7,7 +7,9 @@ import type { CardModel, Watch } from '../poller/watch';
 import type { SlackMessage } from '../views/blocks';
 import { type ActionRecord, type AnyKind, type CardModel as KindModel, readModel } from './kind';
 import { broadcastKind } from './broadcast';
+import { callKind } from './call';
 import { captionsKind } from './captions';
+import { composerKind } from './composer';
 import { recordingKind } from './recording';
 
 /** Every kind with a card of its own; the others get the poller's compact status card. */
@@ -15,6 +17,8 @@ export const KINDS: Partial<Record<WatchKind, AnyKind>> = {
   archive: recordingKind as AnyKind,
   broadcast: broadcastKind as AnyKind,
   captions: captionsKind as AnyKind,
+  render: composerKind as AnyKind,
+  sip: callKind as AnyKind,
 };
 
 export function kindOf(kind: WatchKind): AnyKind | undefined {

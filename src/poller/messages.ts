@@ -4,6 +4,7 @@
  * stream names and URLs are never part of a transition, so they cannot reach a message.
  */
 import { code, escapeMrkdwn } from '../slack/mrkdwn';
+import { stopReasonWords as composerStopReason } from '../kinds/composer';
 import { stopReasonWords } from '../kinds/recording';
 import { formatBytes, formatDuration } from '../views/format';
 import type { WatchKind } from './snapshot';
@@ -28,11 +29,6 @@ const HLS_MESSAGES: Record<string, string> = {
   ended: 'HLS ended: the source stream ended',
   error: 'HLS failed with an error',
   connecting: 'HLS reconnecting',
-};
-
-const RENDER_STOP_REASONS: Record<string, string> = {
-  'Stop Requested': 'stop requested',
-  'Max Duration Exceeded': 'maximum duration reached',
 };
 
 /** Announcements of a watch on every session name the session; the others are in the session's thread. */
@@ -95,7 +91,7 @@ export function messageFor(transition: Transition): string {
     case 'render-started':
       return 'Composer started';
     case 'render-stopped':
-      return withDetail('Composer stopped', event.reason && (RENDER_STOP_REASONS[event.reason] ?? escapeMrkdwn(event.reason)));
+      return withDetail('Composer stopped', event.reason && composerStopReason(event.reason));
     case 'render-failed':
       return withDetail('Composer failed', event.reason && escapeMrkdwn(event.reason));
     case 'captions-ended':

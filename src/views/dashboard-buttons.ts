@@ -12,8 +12,8 @@ import type { Button } from './blocks';
 import { stopButton as broadcastStopButton } from '../kinds/broadcast';
 import { audioStopButton } from './audio';
 import { captionsStopButton } from '../kinds/captions';
-import { renderStopButton } from './render';
-import { hangUpButton } from './sip';
+import { renderStopButton } from '../kinds/composer';
+import { hangUpButton } from '../kinds/call';
 
 type Watched = Pick<Watch, 'kind' | 'resourceId' | 'sessionId' | 'projectName'>;
 

@@ -5,6 +5,7 @@
  */
 import { findElements, buttonValue, renderedText } from '../harness/text';
 import { ACTION, RECORD_ACTION } from '../../src/views/ids';
+import { keyActionId } from '../../src/views/sip';
 import { TEAM, USERS, type TestApp, startTestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import { card, threadTexts, waitForWatch } from '../poller-e2e/helpers';
@@ -118,5 +119,79 @@ describe('live cards keep what they were started with', () => {
     expect(card(t, ts).text).toBe('The broadcast of session town-hall has stopped');
     expect(threadTexts(t, ts)).toContain(`Stopped by <@${USERS.admin}>`);
     expect(JSON.stringify(t.slack.calls)).not.toContain('SECRET-KEY-1');
+  });
+
+  it('a composer card keeps its URL, resolution and name through every redraw, and loses Stop once stopped', async () => {
+    const seeded = await aliased('board');
+    await t.slash('/render', 'start https://meet.example.com/board/42 board --name Whiteboard --resolution 1920x1080', { user: USERS.moderator });
+    const watch = await waitForWatch(t, { kind: 'render', sessionId: seeded.sessionId });
+    const ts = watch.messageTs!;
+    const kept = () => {
+      const text = renderedText(card(t, ts));
+      expect(text).toContain(`<@${USERS.moderator}> started publishing a web page into session \`board\``);
+      expect(text).toContain('https://meet.example.com/board/42');
+      expect(text).toContain('*Resolution*\n1920x1080');
+      expect(text).toContain('*Stream name*\nWhiteboard');
+      return text;
+    };
+    kept();
+    for (let i = 0; i < 4; i++) await t.poller!.step(3_000);
+    expect(updatesOf(ts).length).toBeGreaterThan(0);
+    expect(kept()).toContain(':large_green_circle: live');
+    expect(findElements(card(t, ts), ACTION.stopRender)).toHaveLength(1);
+
+    const since = t.slack.mark();
+    await t.click(ACTION.stopRender, buttonValue(card(t, ts), ACTION.stopRender), { user: USERS.admin, messageTs: ts });
+    await t.waitForSlackCall('chat.postMessage', (c) => c.body.thread_ts === ts, { since });
+    expect(kept()).toContain(`Stopped by <@${USERS.admin}>`);
+    expect(findElements(card(t, ts), ACTION.stopRender)).toEqual([]);
+    for (let i = 0; i < 3; i++) await t.poller!.step(3_000);
+    expect(kept()).toContain(':white_circle: stopped');
+    expect(findElements(card(t, ts), ACTION.stopRender)).toEqual([]);
+  });
+
+  it('a call card keeps the number, the keypad and Hang up through every redraw until someone hangs up', async () => {
+    const seeded = await aliased('hotline');
+    await t.slash('/dial', 'sip:+15551234567@sip.example.com hotline', { user: USERS.moderator });
+    const watch = await waitForWatch(t, { kind: 'sip', sessionId: seeded.sessionId });
+    const ts = watch.messageTs!;
+    const kept = () => {
+      const text = renderedText(card(t, ts));
+      expect(text).toContain(`<@${USERS.moderator}> dialed \`sip:+15551234567@sip.example.com\` into session \`hotline\``);
+      expect(text).toContain('*Connection*');
+      return text;
+    };
+    kept();
+    for (let i = 0; i < 4; i++) await t.poller!.step(3_000);
+    expect(updatesOf(ts).length).toBeGreaterThan(0);
+    expect(kept()).toContain(':large_green_circle: connected');
+    expect(findElements(card(t, ts), ACTION.sipHangUp)).toHaveLength(1);
+    expect(findElements(card(t, ts), keyActionId('5'))).toHaveLength(1);
+
+    const since = t.slack.mark();
+    await t.click(ACTION.sipHangUp, buttonValue(card(t, ts), ACTION.sipHangUp), { user: USERS.admin, messageTs: ts });
+    await t.waitForSlackCall('chat.postMessage', (c) => c.body.thread_ts === ts, { since });
+    expect(kept()).toContain(`:black_circle: ended — hung up by <@${USERS.admin}>`);
+    expect(findElements(card(t, ts), ACTION.sipHangUp)).toEqual([]);
+    expect(findElements(card(t, ts), keyActionId('5'))).toEqual([]);
+    for (let i = 0; i < 3; i++) await t.poller!.step(3_000);
+    expect(kept()).toContain(`Hung up by <@${USERS.admin}>`);
+  });
+
+  it('/captions stop typed in the channel removes Stop from the captions card', async () => {
+    const seeded = await aliased('standup-captions');
+    await t.slash('/captions', 'start standup-captions --lang fr-FR', { user: USERS.moderator });
+    const watch = await waitForWatch(t, { kind: 'captions', sessionId: seeded.sessionId });
+    const ts = watch.messageTs!;
+    expect(findElements(card(t, ts), ACTION.stopCaptions)).toHaveLength(1);
+    const since = t.slack.mark();
+    await t.slash('/captions', 'stop --session standup-captions', { user: USERS.admin });
+    await t.waitForSlackCall('chat.postMessage', (c) => c.body.thread_ts === ts, { since });
+    const text = renderedText(card(t, ts));
+    expect(findElements(card(t, ts), ACTION.stopCaptions)).toEqual([]);
+    expect(text).toContain(`:black_circle: ended — stopped by <@${USERS.admin}>`);
+    expect(text).toContain(`<@${USERS.moderator}> started live captions in session \`standup-captions\``);
+    expect(text).toContain('French (France)');
+    expect(threadTexts(t, ts)).toEqual([`Stopped by <@${USERS.admin}>`]);
   });
 });

@@ -120,7 +120,7 @@ describe('poller end to end: one reply per change, the card kept up to date', ()
     await poller.step(3_000);
     await poller.step(3_000);
     expect(threadTexts(t, ts)).toEqual(['Composer started', ':x: Composer failed: page crashed']);
-    expect(card(t, ts).text).toBe('Composer “Whiteboard”: failed');
+    expect(card(t, ts).text).toBe(`Composer “Whiteboard” in session ${seeded.sessionId}: failed`);
     expect(JSON.stringify(card(t, ts).blocks)).not.toContain(ACTION.stopRender);
   });
 
