@@ -81,7 +81,7 @@ const audioConnect = defineSubcommand({
     const s = resolved.value;
     const streams = args.streams ? [...new Set(args.streams)] : undefined;
     const headers = args.header && Object.keys(args.header).length > 0 ? args.header : undefined;
-    const done = await performChange(ix, {
+    await performChange(ix, {
       command: '/audio-connect',
       target: `${args.uri} in session ${s.sessionId}`.slice(0, 500),
       projectName: s.projectName,
@@ -105,24 +105,8 @@ const audioConnect = defineSubcommand({
           audioRate: args.rate ?? 16000,
           headerNames: Object.keys(headers ?? {}),
         }),
+      track: (connection) => ({ kind: 'audio', resourceId: connection.id, sessionId: s.sessionId, initialState: audioSnapshot(streams, connection.connectionId) }),
     });
-    if (!done.ok || !ix.channelId) return;
-    try {
-      await ix.services.track({
-        kind: 'audio',
-        resourceId: done.result.id,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? ix.channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
-          projectName: s.projectName,
-        },
-        initialState: audioSnapshot(streams, done.result.connectionId),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the audio connection', { id: done.result.id, error });
-    }
   },
 });
 

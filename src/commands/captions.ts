@@ -94,7 +94,7 @@ const startCaptions = defineSubcommand({
     const partialCaptions = !args.noPartial;
     const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), languageCode, partialCaptions };
     const startedAt = ix.services.clock();
-    const done = await performChange(ix, {
+    await performChange(ix, {
       command: '/captions start',
       target: `session ${s.sessionId} (${languageCode})`,
       projectName: s.projectName,
@@ -116,25 +116,8 @@ const startCaptions = defineSubcommand({
           actions: [],
           now: startedAt,
         }),
+      track: (started) => ({ kind: 'captions', resourceId: started.captionsId, sessionId: s.sessionId, initialState: captionsSnapshot(startedAt, maxDurationS), card: startModel(who) }),
     });
-    if (!done.ok || !ix.channelId) return;
-    try {
-      await ix.services.track({
-        kind: 'captions',
-        resourceId: done.result.captionsId,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? ix.channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
-          projectName: s.projectName,
-        },
-        initialState: captionsSnapshot(startedAt, maxDurationS),
-        card: startModel(who),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the captions', { captionsId: done.result.captionsId, error });
-    }
   },
 });
 

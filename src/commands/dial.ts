@@ -89,7 +89,7 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
     digestAuth: sip.auth !== undefined,
   };
   const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) };
-  const done = await performChange(
+  return performChange(
     ix,
     {
       command: '/dial',
@@ -107,31 +107,17 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
           actions: [],
           now: ix.services.clock(),
         }),
+      track: (call) => ({
+        kind: 'sip',
+        resourceId: call.id,
+        sessionId: s.sessionId,
+        initialState: sipSnapshot(call.streamId, ix.services.clock(), call.connectionId),
+        card: startModel(callContext(call, facts, who)),
+      }),
       ...(request.channelId ? { channelId: request.channelId } : {}),
     },
     options,
   );
-  const channelId = request.channelId ?? ix.channelId;
-  if (done.ok && channelId) {
-    try {
-      await ix.services.track({
-        kind: 'sip',
-        resourceId: done.result.id,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
-          projectName: s.projectName,
-        },
-        initialState: sipSnapshot(done.result.streamId, ix.services.clock(), done.result.connectionId),
-        card: startModel(callContext(done.result, facts, who)),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the call', { callId: done.result.id, error });
-    }
-  }
-  return done;
 }
 
 /** The SIP options of a dial-out without credentials, as the modal's metadata carries them. */

@@ -98,7 +98,7 @@ const startRender = defineSubcommand({
     const s = resolved.value;
     const maxDurationS = args.maxDuration ?? RENDER_DEFAULT_MAX_DURATION_S;
     const asked = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), maxDuration: maxDurationS };
-    const done = await performChange(ix, {
+    await performChange(ix, {
       command: '/render start',
       target: `${args.url} in session ${s.sessionId}`.slice(0, 500),
       projectName: s.projectName,
@@ -121,25 +121,8 @@ const startRender = defineSubcommand({
           actions: [],
           now: ix.services.clock(),
         }),
+      track: (render) => ({ kind: 'render', resourceId: render.id, sessionId: s.sessionId, initialState: renderSnapshot(render), card: startModel(composerContext(render, asked)) }),
     });
-    if (!done.ok || !ix.channelId) return;
-    try {
-      await ix.services.track({
-        kind: 'render',
-        resourceId: done.result.id,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? ix.channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
-          projectName: s.projectName,
-        },
-        initialState: renderSnapshot(done.result),
-        card: startModel(composerContext(done.result, asked)),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the composer', { renderId: done.result.id, error });
-    }
   },
 });
 

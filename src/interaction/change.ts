@@ -3,6 +3,8 @@
  * update the resource's cards at once (model, redraw, "Stopped by @ana" in their threads) →
  * the notice in the channel. A failure goes to the asker as one sentence with a next step.
  */
+import type { Snapshot, WatchKind } from '../poller/snapshot';
+import type { CardModel } from '../poller/watch';
 import type { ProjectClient } from '../services';
 import { type AnnounceResult, announce, replyEphemeral } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
@@ -22,6 +24,8 @@ interface ChangeBase<T> {
   notice(result: T): SlackMessage;
   /** The resource whose cards the result changes, and how. */
   card?(result: T): CardAction | undefined;
+  /** What the result started, handed to the poller with the notice as its card (see `Started`). */
+  track?(result: T): Started | undefined;
   /** Where the notice goes (default: the interaction's channel). */
   channelId?: string;
 }
@@ -29,6 +33,20 @@ interface ChangeBase<T> {
 /** The failure is worded from `errorContext`, or by `failure` (which may read the service again). */
 export type Change<T> = ChangeBase<T> &
   ({ errorContext: ErrorContext; failure?: never } | { failure(error: unknown, video: ProjectClient): Promise<SlackMessage>; errorContext?: never });
+
+/**
+ * A resource the change started: the poller follows it and keeps the notice just posted (its
+ * card) up to date from the card model; `thread` reports in the notice's thread without
+ * redrawing it. A notice that only the asker saw is not followed.
+ */
+export interface Started {
+  kind: WatchKind;
+  resourceId: string;
+  sessionId: string;
+  initialState: Snapshot | undefined;
+  card?: CardModel;
+  as?: 'card' | 'thread';
+}
 
 export type ChangeResult<T> =
   /** `redrawn`: the message ts of each card redrawn at once. */
@@ -52,5 +70,28 @@ export async function performChange<T>(ix: Interaction, change: Change<T>, optio
   const cards = change.card?.(result);
   const redrawn = cards ? await applyToCards(ix, cards) : [];
   const announced = await announce(ix, change.notice(result), change.channelId ?? ix.channelId);
+  const started = change.track?.(result);
+  if (started) await track(ix, change.projectName, started, announced);
   return { ok: true, result, announced, redrawn };
+}
+
+/** Only what has a card in the channel is followed; a failure here costs the card's updates, never the change. */
+async function track(ix: Interaction, projectName: string, started: Started, announced: AnnounceResult): Promise<void> {
+  if (announced.delivered !== 'channel' || announced.ts === undefined || announced.channel === undefined) {
+    ix.logger.info('the notice is not in a channel; not followed', { kind: started.kind, resourceId: started.resourceId });
+    return;
+  }
+  const where = started.as === 'thread' ? { threadTs: announced.ts } : { messageTs: announced.ts };
+  try {
+    await ix.services.track({
+      kind: started.kind,
+      resourceId: started.resourceId,
+      sessionId: started.sessionId,
+      target: { teamId: ix.teamId, channelId: announced.channel, projectName, ...where },
+      initialState: started.initialState,
+      ...(started.card !== undefined && { card: started.card }),
+    });
+  } catch (error) {
+    ix.logger.warn('could not hand what was started to the poller; its card will not be updated', { kind: started.kind, resourceId: started.resourceId, error });
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * Starting a broadcast, shared by the typed `/broadcast start … --rtmp … --hls` and the start
- * form: call the service, audit, post the card in the channel with chat.postMessage, and hand
- * the broadcast to the poller, which keeps the card and its thread up to date.
+ * form: through the change path (call, audit, the card in the channel, the poller following it
+ * with the card model).
  */
 import type { Broadcast, StartBroadcastOptions } from '../../api';
 import { broadcastSnapshot } from '../../poller/snapshot';
@@ -70,27 +70,17 @@ export async function startBroadcast(ix: Interaction, s: SessionRef, settings: B
           ...(s.alias ? { alias: s.alias } : {}),
           ...(settings.multiBroadcastTag ? { tag: settings.multiBroadcastTag } : {}),
         }),
+      track: (started) => ({
+        kind: 'broadcast',
+        resourceId: started.id,
+        sessionId: started.sessionId,
+        initialState: broadcastSnapshot(started, ix.services.clock()),
+        card: startModel(broadcastContext(started, who)),
+      }),
     },
     { quiet: true },
   );
   if (!done.ok) return { ok: false, error: done.error, message: done.message };
   const broadcast = done.result;
-  const { announced } = done;
-  if (announced.delivered === 'channel' && announced.channel && announced.ts) {
-    try {
-      await ix.services.track({
-        kind: 'broadcast',
-        resourceId: broadcast.id,
-        sessionId: broadcast.sessionId,
-        target: { teamId: ix.teamId, channelId: announced.channel, messageTs: announced.ts, projectName: s.projectName },
-        initialState: broadcastSnapshot(broadcast, ix.services.clock()),
-        card: startModel(broadcastContext(broadcast, who)),
-      });
-    } catch (error) {
-      ix.logger.error('could not hand the broadcast to the poller; its card will not update', { broadcast: broadcast.id, error });
-    }
-  } else {
-    ix.logger.info('broadcast card not posted in a channel; not tracked', { broadcast: broadcast.id });
-  }
-  return { ok: true, broadcast, announced };
+  return { ok: true, broadcast, announced: done.announced };
 }

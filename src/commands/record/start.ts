@@ -17,7 +17,8 @@ import { recentOption } from '../../views/session-options';
 import type { Interaction } from '../../interaction/interaction';
 import type { CommandInvocation } from '../command';
 import { encodeSessionOption, resolveSession } from '../../interaction/session-ref';
-import { runningArchives, trackArchive } from './perform';
+import { runningArchives } from './perform';
+import { startModel } from '../../kinds';
 
 export interface SessionTarget {
   projectName: string;
@@ -34,7 +35,7 @@ export async function startRecording(
 ): Promise<ChangeResult<Archive>> {
   const tag = options.multiArchiveTag;
   const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) };
-  const done = await performChange(
+  return performChange(
     ix,
     {
       command: '/record start',
@@ -61,11 +62,16 @@ export async function startRecording(
           tag,
           sessionBusy: error instanceof VideoConflictError ? await isRecorded(video, s.sessionId) : undefined,
         }),
+      track: (archive) => ({
+        kind: 'archive',
+        resourceId: archive.id,
+        sessionId: archive.sessionId,
+        initialState: archiveSnapshot(archive),
+        card: startModel(recordingContext(archive, who)),
+      }),
     },
     { quiet: settings.quiet },
   );
-  if (done.ok) await trackArchive(ix, done.result, s.projectName, done.announced, 'card', recordingContext(done.result, who));
-  return done;
 }
 
 /** Whether the session has a recording in progress; undefined when that cannot be read. */

@@ -13,7 +13,7 @@ import { warning } from '../../views/blocks';
 import { type ChangeResult, performChange } from '../../interaction/change';
 import type { Interaction } from '../../interaction/interaction';
 import { archiveSnapshot } from '../../poller/snapshot';
-import { runningArchives, statusOf, trackArchive } from './perform';
+import { runningArchives, statusOf } from './perform';
 import type { SessionTarget } from './start';
 
 export interface ArchiveRefTarget {
@@ -23,7 +23,7 @@ export interface ArchiveRefTarget {
 }
 
 export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, options: { quiet?: boolean } = {}): Promise<ChangeResult<Archive>> {
-  const done = await performChange(
+  return performChange(
     ix,
     {
       command: '/record stop',
@@ -40,12 +40,11 @@ export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, o
           status: error instanceof VideoConflictError ? await statusOf(video, target.archiveId) : undefined,
         }),
       card: (archive) => ({ kind: 'archive', resourceId: archive.id, action: 'stop', state: archiveSnapshot(archive) }),
+      // Reported in the notice's thread, or on the recording's card when this channel already has one.
+      track: (archive) => ({ kind: 'archive', resourceId: archive.id, sessionId: archive.sessionId, initialState: archiveSnapshot(archive), as: 'thread' }),
     },
     options,
   );
-  // Reported in the notice's thread, or on the recording's card when this channel already has one.
-  if (done.ok) await trackArchive(ix, done.result, target.projectName, done.announced, 'thread');
-  return done;
 }
 
 /** `/record stop` without an ID: the session's recordings in progress to choose from. */
