@@ -16,6 +16,9 @@ import { ACTION } from '../views/ids';
 import { encodeValue } from '../views/values';
 import { type CardView, type ResourceKind, actionsContext } from './kind';
 
+/** What an RTMP server URL looks like (forms and their error sentences). */
+export const RTMP_URL_EXAMPLE = 'rtmps://live.example.com:443/app';
+
 /** Default `maxDuration` when none was set (seconds). */
 export const DEFAULT_MAX_DURATION_S = 14_400;
 

@@ -6,11 +6,10 @@
  * and its server's host only. Server URLs are shown without credentials or query.
  */
 import { MAX_RTMP_OUTPUTS, type RtmpOutput } from '../../api';
-import { rtmpHost } from '../../kinds/broadcast';
+import { RTMP_URL_EXAMPLE, rtmpHost } from '../../kinds/broadcast';
 
 export { MAX_RTMP_OUTPUTS };
 
-export const RTMP_URL_EXAMPLE = 'rtmps://live.example.com:443/app';
 export const RTMP_SPEC_EXAMPLE = 'rtmps://live.example.com:443/app/STREAM-KEY';
 
 /** Output ids: short names people type (`yt`, `twitch-main`). */
