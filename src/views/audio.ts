@@ -4,7 +4,7 @@
  * names are shown.
  */
 import { z } from 'zod';
-import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
+import { code, userMention } from '../slack/mrkdwn';
 import { type Button, type SlackMessage, actions, button, context, fields, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
 import { type SessionRef, footer, sessionText } from './notices';

@@ -5,7 +5,7 @@
  */
 import { type BroadcastView, footer, sessionText, slackDate, stopButton } from '../kinds/broadcast';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn } from './blocks';
+import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, header, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
 import type { SessionRef } from './notices';
 

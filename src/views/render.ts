@@ -4,9 +4,8 @@
  * the kind's (src/kinds/composer.ts). Page addresses and names come from users: always escaped.
  */
 import { z } from 'zod';
-import { formatDuration } from './format';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn } from './blocks';
+import { type KnownBlock, type SlackMessage, LIMITS, actions, button, context, header, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
 import { type SessionRef, footer, sessionText } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';

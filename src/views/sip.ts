@@ -4,11 +4,11 @@
  * card only says that credentials were used.
  */
 import { z } from 'zod';
-import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type Button, type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, fields, plain, section, stripMrkdwn } from './blocks';
+import { code, userMention } from '../slack/mrkdwn';
+import { type ModalView, type SlackMessage, LIMITS, context, plain, section, stripMrkdwn } from './blocks';
 import { ACTION, BLOCK, CALLBACK } from './ids';
 import { type SessionRef, footer, sessionText } from './notices';
-import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
+import { SessionTargetSchema } from './values';
 
 /** What the buttons of a call card carry: the session and the call's connection (and call id). */
 export const CallTargetSchema = SessionTargetSchema.extend({ c: z.string().min(1), i: z.string().optional() });

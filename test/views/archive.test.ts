@@ -26,11 +26,9 @@ import {
 import { type ArchiveErrorContext, ROUTED_ONLY, archiveStatusMessage, describeArchiveError } from '../../src/views/archive-errors';
 import { EMPTY_START_FORM, recordStartModal } from '../../src/views/archive-modal';
 import { recordingDeletedNotice, recordingLayoutNotice, recordingStoppedNotice, recordingStreamNotice } from '../../src/views/archive-notices';
-import { ArchiveTargetSchema } from '../../src/views/archive-values';
 import { commandHelp } from '../../src/views/help';
 import { RECORD_ACTION, RECORD_BLOCK } from '../../src/views/ids';
 import { displayHost, storageClearConfirmCard, storageModal, storageSetNotice } from '../../src/views/storage';
-import { decodeValue } from '../../src/views/values';
 import { messageProblems, modalProblems } from '../harness/block-kit';
 import { findElements, renderedText, visibleText } from '../harness/text';
 
@@ -59,7 +57,6 @@ function recording(overrides: Partial<ArchiveCardData> = {}): ArchiveCardData {
   };
 }
 
-const ctx = { projectName: 'prod', alias: 'standup', startedBy: 'U0MOD' };
 const buttons = (payload: unknown) => ({
   stop: findElements(payload, RECORD_ACTION.stop).length,
   download: findElements(payload, RECORD_ACTION.download).length,
