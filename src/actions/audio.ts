@@ -2,6 +2,7 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
+import type { AudioSnapshot } from '../poller/snapshot';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { AudioTargetSchema, audioStoppedNotice } from '../views/audio';
@@ -30,6 +31,7 @@ export function register(app: App, services: Services): void {
       errorContext: { operation: 'audio-stop', sessionId: s.sessionId, connectionId: target.c, resourceId: target.i },
       call: (video) => video.moderation.disconnect(s.sessionId, target.c),
       notice: () => audioStoppedNotice(ix.userId, s, target.c),
+      card: () => ({ kind: 'audio', resourceId: target.i, action: 'stop', state: (previous) => ({ ...(previous as AudioSnapshot), status: 'ended' }) }),
     });
   });
 }

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { AUDIO_RATES, WEBSOCKET_HEADERS_MAX_BYTES } from '../api';
 import { audioSnapshot } from '../poller/snapshot';
 import { replyEphemeral } from '../slack/respond';
-import { audioCard } from '../views/audio';
+import { audioContext, audioKind } from '../kinds/audio';
+import { startModel } from '../kinds';
 import { warning } from '../views/blocks';
 import { defineCommand, defineSubcommand } from './command';
 import { headerPairs } from './dial';
@@ -81,6 +82,11 @@ const audioConnect = defineSubcommand({
     const s = resolved.value;
     const streams = args.streams ? [...new Set(args.streams)] : undefined;
     const headers = args.header && Object.keys(args.header).length > 0 ? args.header : undefined;
+    const model = (connectionId: string) =>
+      audioContext(
+        { connectionId, uri: args.uri, ...(streams ? { streams } : {}), audioRate: args.rate ?? 16000, headerNames: Object.keys(headers ?? {}) },
+        { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) },
+      );
     await performChange(ix, {
       command: '/audio-connect',
       target: `${args.uri} in session ${s.sessionId}`.slice(0, 500),
@@ -97,15 +103,22 @@ const audioConnect = defineSubcommand({
           },
         }),
       notice: (connection) =>
-        audioCard(ix.userId, s, {
-          id: connection.id,
-          connectionId: connection.connectionId,
-          uri: args.uri,
-          ...(streams ? { streams } : {}),
-          audioRate: args.rate ?? 16000,
-          headerNames: Object.keys(headers ?? {}),
+        audioKind.render({
+          resourceId: connection.id,
+          sessionId: s.sessionId,
+          projectName: s.projectName,
+          state: audioSnapshot(streams, connection.connectionId),
+          context: model(connection.connectionId),
+          actions: [],
+          now: ix.services.clock(),
         }),
-      track: (connection) => ({ kind: 'audio', resourceId: connection.id, sessionId: s.sessionId, initialState: audioSnapshot(streams, connection.connectionId) }),
+      track: (connection) => ({
+        kind: 'audio',
+        resourceId: connection.id,
+        sessionId: s.sessionId,
+        initialState: audioSnapshot(streams, connection.connectionId),
+        card: startModel(model(connection.connectionId)),
+      }),
     });
   },
 });

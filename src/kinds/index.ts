@@ -6,6 +6,7 @@ import type { Snapshot, WatchKind } from '../poller/snapshot';
 import type { CardModel, Watch } from '../poller/watch';
 import type { SlackMessage } from '../views/blocks';
 import { type ActionRecord, type AnyKind, type CardModel as KindModel, readModel } from './kind';
+import { audioKind } from './audio';
 import { broadcastKind } from './broadcast';
 import { callKind } from './call';
 import { captionsKind } from './captions';
@@ -19,6 +20,7 @@ export const KINDS: Partial<Record<WatchKind, AnyKind>> = {
   captions: captionsKind as AnyKind,
   render: composerKind as AnyKind,
   sip: callKind as AnyKind,
+  audio: audioKind as AnyKind,
 };
 
 export function kindOf(kind: WatchKind): AnyKind | undefined {

@@ -10,7 +10,7 @@ import type { Watch } from '../poller/watch';
 import { stopButton as archiveStopButton, downloadButton } from '../kinds/recording';
 import type { Button } from './blocks';
 import { stopButton as broadcastStopButton } from '../kinds/broadcast';
-import { audioStopButton } from './audio';
+import { audioStopButton } from '../kinds/audio';
 import { captionsStopButton } from '../kinds/captions';
 import { renderStopButton } from '../kinds/composer';
 import { hangUpButton } from '../kinds/call';
