@@ -14,6 +14,7 @@ import type { VidopsMetrics } from './metrics/registry';
 import { instrumentedFetch } from './metrics/slack';
 import { noteOutcome } from './request-context';
 import type { Services } from './services';
+import { ackFirst } from './slack/ack-gate';
 import { dedupeDeliveries } from './slack/dedupe';
 import { guardSlackRequests, routedPath } from './slack/signature-guard';
 import { refuseBadShapes } from './slack/shape-middleware';
@@ -125,7 +126,7 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   // A delivery Slack repeats (late ack) is acknowledged and dropped before any listener runs.
   app.use(dedupeDeliveries({ ledger: services.store, logger: services.logger, clock: services.clock }));
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
-  const routed = routeById(app);
+  const routed = routeById(ackFirst(app, services.ackGate, { countRequests: socketMode }));
   commands.register(routed, services);
   actions.register(routed, services);
 

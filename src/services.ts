@@ -180,7 +180,7 @@ export interface Services {
   /** Channel that receives one line per audited action, when configured. */
   auditChannel?: string;
   clock: () => number;
-  /** Work after an ack awaits `ackGate.idle()` so pending acks go first (see ack-gate.ts). */
+  /** Holds work after an ack while other requests wait for theirs (see ack-gate.ts `ackFirst`). */
   ackGate: AckGate;
   /** Who opened the App Home tab lately, so the poller can refresh their dashboard after deliveries. */
   homeViewers: HomeViewers;

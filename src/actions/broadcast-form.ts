@@ -20,7 +20,7 @@ import {
 import { outputIdProblem, serverUrlProblem } from '../commands/broadcast/rtmp';
 import type { BroadcastSettings } from '../commands/broadcast/start';
 import { layoutProblem } from '../commands/broadcast/values';
-import { decodeSessionOption } from '../commands/session-ref';
+import { decodeSessionOption } from '../interaction/session-ref';
 import { validationSentence } from '../views/broadcast-errors';
 import { HLS_CHOICES, type HlsChoice } from '../views/broadcast-modal';
 import { ACTION, BROADCAST_BLOCK } from '../views/ids';

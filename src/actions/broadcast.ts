@@ -6,15 +6,17 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { type Broadcast, VideoApiError, VideoConflictError, VideoNotFoundError } from '../api';
 import { parseErrorBody } from '../api/errors';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { type StartOutcome, startBroadcast } from '../commands/broadcast/start';
-import { performStateChange } from '../commands/perform';
+import { performChange } from '../interaction/change';
+import { broadcastSnapshot } from '../poller/snapshot';
 import { hasRole } from '../rbac/roles';
 import type { Services } from '../services';
 import { channelMention, code } from '../slack/mrkdwn';
 import { replyEphemeral, slackErrorCode } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { BroadcastTargetSchema, broadcastCard, broadcastStoppedNotice } from '../views/broadcast';
+import { BroadcastTargetSchema, broadcastKind } from '../kinds/broadcast';
+import { broadcastStoppedNotice } from '../views/broadcast';
 import { broadcastErrorMessage } from '../views/broadcast-errors';
 import { MAX_RTMP_ROWS, broadcastStartModal, parseStartMetadata } from '../views/broadcast-modal';
 import { resolvedCard } from '../views/confirm';
@@ -90,33 +92,35 @@ function startedText(outcome: Extract<StartOutcome, { ok: true }>): string {
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.broadcastStop, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.broadcastStop);
     const target = decodeValue(BroadcastTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const ref = { projectName: target.p, ...(target.a ? { alias: target.a } : {}) };
     const allowed = await authorize(ix, 'moderator', { what: 'Stop broadcast', command: '/broadcast stop', target: `broadcast ${target.b}`, projectName: target.p });
     if (!allowed) return;
-    const done = await performStateChange(
-      ix,
-      {
-        command: '/broadcast stop',
-        target: `broadcast ${target.b} in session ${target.s}`,
-        projectName: target.p,
-        errorContext: { operation: 'create-session', sessionId: target.s },
-        call: (video) => video.broadcasts.stop(target.b),
-        notice: (stopped) => broadcastStoppedNotice(ix.userId, stopped, ref),
-      },
-      { quiet: true },
-    );
-    if (!done.ok) {
-      await replyEphemeral(ix, broadcastErrorMessage(done.error, { operation: 'stop', project: target.p, broadcastId: target.b, sessionId: target.s, ...ref }));
-      return;
-    }
+    const done = await performChange(ix, {
+      command: '/broadcast stop',
+      target: `broadcast ${target.b} in session ${target.s}`,
+      projectName: target.p,
+      call: (video) => video.broadcasts.stop(target.b),
+      notice: (stopped) => broadcastStoppedNotice(ix.userId, stopped, ref),
+      failure: async (error) => broadcastErrorMessage(error, { operation: 'stop', project: target.p, broadcastId: target.b, sessionId: target.s, ...ref }),
+      card: (stopped) => ({ kind: 'broadcast', resourceId: target.b, action: 'stop', state: broadcastSnapshot(stopped, services.clock()) }),
+    });
+    if (!done.ok) return;
     const container = body.container as { type?: string; is_ephemeral?: boolean; message_ts?: string; channel_id?: string } | undefined;
     if (container?.type === 'message' && container.is_ephemeral === false && container.message_ts && container.channel_id) {
-      // Clicked on the in-channel card: show it stopped at once (the poller confirms in the thread).
-      const card = broadcastCard(done.result, { ...ref, ...(target.u ? { startedBy: target.u } : {}), stoppedBy: ix.userId });
+      // Clicked on the in-channel card: the change path redrew it from its model when the poller follows it.
+      if (done.redrawn.includes(container.message_ts)) return;
+      const card = broadcastKind.render({
+        resourceId: target.b,
+        sessionId: target.s,
+        projectName: target.p,
+        state: broadcastSnapshot(done.result, services.clock()),
+        context: { ...(target.a ? { alias: target.a } : {}), ...(target.u ? { startedBy: target.u } : {}) },
+        actions: [{ action: 'stop', by: ix.userId, at: services.clock() }],
+        now: services.clock(),
+      });
       try {
         await client.chat.update({ channel: container.channel_id, ts: container.message_ts, text: card.text, blocks: card.blocks });
       } catch (error) {

@@ -4,8 +4,8 @@
  * the click: a card can outlive a role.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
-import { performStateChange } from '../commands/perform';
+import { authorize } from '../interaction/authorize';
+import { performChange } from '../interaction/change';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
@@ -23,14 +23,13 @@ const STALE = 'This button’s card is from an older version of vidops; run the 
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.confirmMuteAll, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmMuteAll);
     const target = decodeValue(MuteAllTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/mute-all', command: '/mute-all', target: `session ${s.sessionId}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performStateChange(ix, {
+    const done = await performChange(ix, {
       command: '/mute-all',
       target: `session ${s.sessionId}${target.x.length > 0 ? ` except ${target.x.join(',')}` : ''}`,
       projectName: s.projectName,
@@ -45,14 +44,13 @@ export function register(app: App, services: Services): void {
 
   app.action<BlockAction<ButtonAction>>(ACTION.confirmKick, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmKick);
     const target = decodeValue(KickTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/kick', command: '/kick', target: `connection ${target.c}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performStateChange(ix, {
+    const done = await performChange(ix, {
       command: '/kick',
       target: `connection ${target.c} in session ${s.sessionId}`,
       projectName: s.projectName,

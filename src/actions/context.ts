@@ -1,6 +1,6 @@
 /** The `Interaction` of a button click, shortcut or modal submission. */
 import type { App, BlockAction, RespondFn as BoltRespondFn, SlackShortcut, SlackViewAction } from '@slack/bolt';
-import type { Interaction } from '../commands/command';
+import type { Interaction } from '../interaction/interaction';
 import type { Services } from '../services';
 
 type Client = App['client'];

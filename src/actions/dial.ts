@@ -4,9 +4,10 @@
  * handed to the one dial request and dropped: it is never logged, audited, posted or stored.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { dialCall, sipOptionsOf } from '../commands/dial';
-import { performStateChange } from '../commands/perform';
+import { performChange } from '../interaction/change';
+import type { SipSnapshot } from '../poller/snapshot';
 import type { Services } from '../services';
 import { channelMention, code } from '../slack/mrkdwn';
 import { replyEphemeral } from '../slack/respond';
@@ -41,20 +42,20 @@ export function readDialCredentials(values: ViewState): DialCredentials {
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.sipHangUp, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.sipHangUp);
     const target = decodeValue(CallTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: 'Hang up', command: '/dial hang up', target: `call connection ${target.c}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performStateChange(ix, {
+    const done = await performChange(ix, {
       command: '/dial hang up',
       target: `call connection ${target.c} in session ${s.sessionId}`,
       projectName: s.projectName,
       errorContext: { operation: 'hang-up', sessionId: s.sessionId, connectionId: target.c },
       call: (video) => video.moderation.disconnect(s.sessionId, target.c),
       notice: () => hangUpNotice(ix.userId, s, target.c),
+      card: () => (target.i ? { kind: 'sip', resourceId: target.i, action: 'hang-up', state: (previous) => ({ ...(previous as SipSnapshot), status: 'ended' }) } : undefined),
     });
     if (done.ok && target.i) {
       await services.store

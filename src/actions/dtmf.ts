@@ -4,8 +4,8 @@
  * per key would flood the channel.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { recordAudit } from '../commands/audit';
-import { authorize } from '../commands/authorize';
+import { recordAudit } from '../interaction/audit';
+import { authorize } from '../interaction/authorize';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
 import { replyEphemeral } from '../slack/respond';
@@ -26,7 +26,6 @@ export const KEYPAD_ACTIONS = new RegExp(`^${escapeRegExp(ACTION.sipKeyPrefix)}`
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(KEYPAD_ACTIONS, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.sipKeyPrefix);
     const key = keyOfAction(action.action_id);
     const target = decodeValue(CallTargetSchema, action.value);

@@ -1,5 +1,5 @@
 /** Showing a message (a denial, an error, a result) in place of a modal's content. */
-import type { Interaction } from '../commands/command';
+import type { Interaction } from '../interaction/interaction';
 import type { SlackMessage } from '../views/blocks';
 import { infoModal } from '../views/modals';
 import { scrub } from '../scrub';

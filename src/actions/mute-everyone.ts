@@ -6,11 +6,11 @@
  * the notice goes, never where authority comes from.
  */
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { authorize } from '../commands/authorize';
-import type { Interaction } from '../commands/command';
+import { authorize } from '../interaction/authorize';
+import { performChange } from '../interaction/change';
+import type { Interaction } from '../interaction/interaction';
+import { decodeSessionOption, encodeSessionOption } from '../interaction/session-ref';
 import { visibleSessions } from '../rbac/visibility';
-import { performStateChange } from '../commands/perform';
-import { decodeSessionOption, encodeSessionOption } from '../commands/session-ref';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
 import { openFormOrSay } from '../slack/slack-failure';
@@ -96,7 +96,7 @@ export function register(app: App, services: Services): void {
     await services.store
       .touchRecentSession({ teamId: ix.teamId, projectName: session.projectName, sessionId: session.sessionId, usedBy: ix.userId, usedAt: services.clock() })
       .catch((error: unknown) => ix.logger.warn('could not record a recent session', { error }));
-    const done = await performStateChange(
+    const done = await performChange(
       ix,
       {
         command: '/mute-all',

@@ -17,10 +17,10 @@ import {
   VideoValidationError,
   startArchiveBody,
 } from '../api';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { archiveName, archiveTag, layoutFrom } from '../commands/record/args';
 import { startRecording } from '../commands/record/start';
-import { decodeSessionOption } from '../commands/session-ref';
+import { decodeSessionOption } from '../interaction/session-ref';
 import type { Services } from '../services';
 import { channelMention, code, escapeAndTruncate } from '../slack/mrkdwn';
 import { type StartForm, parseStartMetadata, recordStartModal } from '../views/archive-modal';

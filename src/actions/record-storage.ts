@@ -5,7 +5,7 @@
  */
 import type { App, BlockAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { type UploadTarget, VideoValidationError, uploadTargetBody } from '../api';
-import { authorize } from '../commands/authorize';
+import { authorize } from '../interaction/authorize';
 import { setUploadTarget } from '../commands/record/storage';
 import type { Services } from '../services';
 import { RECORD_ACTION, RECORD_BLOCK, RECORD_CALLBACK } from '../views/ids';

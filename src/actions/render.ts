@@ -4,9 +4,10 @@
  * by the outcome. The role is checked again on the click; the poller is asked to look at once.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { Interaction } from '../commands/command';
-import { authorize } from '../commands/authorize';
-import { performStateChange } from '../commands/perform';
+import type { Interaction } from '../interaction/interaction';
+import { authorize } from '../interaction/authorize';
+import { performChange } from '../interaction/change';
+import type { RenderSnapshot } from '../poller/snapshot';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
 import { replyEphemeral } from '../slack/respond';
@@ -30,13 +31,14 @@ async function stopRender(ix: Interaction, services: Services, rawValue: string 
   const s = targetSession(target);
   const allowed = await authorize(ix, 'moderator', { what: '/render stop', command: '/render stop', target: `composer ${target.i}`, projectName: s.projectName });
   if (!allowed) return false;
-  const done = await performStateChange(ix, {
+  const done = await performChange(ix, {
     command: '/render stop',
     target: `composer ${target.i} in session ${s.sessionId}`,
     projectName: s.projectName,
     errorContext: { operation: 'render-stop', sessionId: s.sessionId, resourceId: target.i },
     call: (video) => video.render.stop(target.i),
     notice: () => renderStoppedNotice(ix.userId, s, target.i),
+    card: () => ({ kind: 'render', resourceId: target.i, action: 'stop', state: (previous) => ({ ...(previous as RenderSnapshot), status: 'stopped', reason: 'Stop Requested' }) }),
   });
   if (!done.ok) return false;
   await services.store
@@ -48,13 +50,11 @@ async function stopRender(ix: Interaction, services: Services, rawValue: string 
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.stopRender, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     await stopRender(fromBlockAction(services, client, body, respond, ACTION.stopRender), services, action.value);
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION.confirmRenderStop, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmRenderStop);
     if (await stopRender(ix, services, action.value)) {
       const id = decodeValue(RenderTargetSchema, action.value)?.i ?? '';

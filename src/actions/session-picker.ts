@@ -3,7 +3,7 @@
  * the projects the asker may view where they act (src/rbac/visibility.ts); none without a role.
  */
 import type { App, BlockSuggestion, SlackOptionsMiddlewareArgs } from '@slack/bolt';
-import { encodeSessionOption } from '../commands/session-ref';
+import { encodeSessionOption } from '../interaction/session-ref';
 import { visibleSessions } from '../rbac/visibility';
 import type { Services } from '../services';
 import { ACTION } from '../views/ids';

@@ -4,8 +4,8 @@
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { VideoNotFoundError } from '../api';
-import { authorize } from '../commands/authorize';
-import { performStateChange } from '../commands/perform';
+import { authorize } from '../interaction/authorize';
+import { performChange } from '../interaction/change';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { openFormOrSay } from '../slack/slack-failure';
@@ -49,14 +49,13 @@ export function readLayoutChanges(view: ViewSubmitAction['view']): { changes: La
 export function register(app: App, services: Services): void {
   app.action<BlockAction<ButtonAction>>(ACTION.muteStream, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, ACTION.muteStream);
     const target = decodeValue(StreamTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/mute', command: '/mute', target: `stream ${target.t}`, projectName: s.projectName });
     if (!allowed) return;
-    await performStateChange(ix, {
+    await performChange(ix, {
       command: '/mute',
       target: `stream ${target.t} in session ${s.sessionId}`,
       projectName: s.projectName,
@@ -114,7 +113,7 @@ export function register(app: App, services: Services): void {
     const show = showInModal(ix, view.id, 'Layout classes');
     const allowed = await authorize(ix, 'moderator', { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName }, show);
     if (!allowed) return;
-    const done = await performStateChange(
+    const done = await performChange(
       ix,
       {
         command: 'layout classes',

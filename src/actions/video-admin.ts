@@ -8,9 +8,9 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { z } from 'zod';
 import type { ProjectDetails, ProjectStatus } from '../api';
-import { recordAudit } from '../commands/audit';
-import { authorize } from '../commands/authorize';
-import type { Interaction } from '../commands/command';
+import { recordAudit } from '../interaction/audit';
+import { authorize } from '../interaction/authorize';
+import type { Interaction } from '../interaction/interaction';
 import { ADMIN_COMMAND, adminSetupProblem } from '../commands/video-admin';
 import { saveProjectSecret } from '../secrets/project-secrets';
 import type { Services } from '../services';
@@ -56,7 +56,6 @@ async function callService<T>(ix: Interaction, what: AdminCall, call: () => Prom
   try {
     return { value: await call() };
   } catch (error) {
-    await ix.services.ackGate.idle();
     ix.logger.warn('project administration failed', { command: what.command, apiKey: what.apiKey, error });
     await recordAudit(ix, { command: what.command, target: what.target, projectName: what.projectName, outcome: 'error', error: auditErrorCode(error) });
     await replyEphemeral(ix, adminErrorMessage(error, what.operation, what.apiKey));
@@ -66,7 +65,6 @@ async function callService<T>(ix: Interaction, what: AdminCall, call: () => Prom
 
 /** After a change: the audit record, the channel's notice, and the asker's card replaced. */
 async function finish(ix: Interaction, what: AdminCall, result: { notice: SlackMessage; reply: SlackMessage; auditError?: string }): Promise<void> {
-  await ix.services.ackGate.idle();
   await recordAudit(ix, {
     command: what.command,
     target: what.target,
@@ -74,7 +72,6 @@ async function finish(ix: Interaction, what: AdminCall, result: { notice: SlackM
     outcome: result.auditError === undefined ? 'ok' : 'error',
     ...(result.auditError !== undefined ? { error: result.auditError } : {}),
   });
-  await ix.services.ackGate.idle();
   await announce(ix, result.notice);
   await replyEphemeral(ix, result.reply, { replaceOriginal: true });
 }
@@ -97,7 +94,6 @@ interface ButtonSpec<S extends z.ZodType> {
 function registerButton<S extends z.ZodType>(app: App, services: Services, spec: ButtonSpec<S>): void {
   app.action<BlockAction<ButtonAction>>(spec.actionId, async ({ ack, body, action, respond, client }: ButtonArgs) => {
     await ack();
-    await services.ackGate.idle();
     const ix = fromBlockAction(services, client, body, respond, spec.actionId);
     const target = decodeValue(spec.schema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));

@@ -7,14 +7,15 @@ import { z } from 'zod';
 import { AUDIO_RATES, WEBSOCKET_HEADERS_MAX_BYTES } from '../api';
 import { audioSnapshot } from '../poller/snapshot';
 import { replyEphemeral } from '../slack/respond';
-import { audioCard } from '../views/audio';
+import { audioContext, audioKind } from '../kinds/audio';
+import { startModel } from '../kinds';
 import { warning } from '../views/blocks';
 import { defineCommand, defineSubcommand } from './command';
 import { headerPairs } from './dial';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
+import { performChange } from '../interaction/change';
 import { unwrapLink } from './render';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 /** Streams one connector can be limited to from a command. */
 export const MAX_CONNECTOR_STREAMS = 50;
@@ -81,7 +82,12 @@ const audioConnect = defineSubcommand({
     const s = resolved.value;
     const streams = args.streams ? [...new Set(args.streams)] : undefined;
     const headers = args.header && Object.keys(args.header).length > 0 ? args.header : undefined;
-    const done = await performStateChange(ix, {
+    const model = (connectionId: string) =>
+      audioContext(
+        { connectionId, uri: args.uri, ...(streams ? { streams } : {}), audioRate: args.rate ?? 16000, headerNames: Object.keys(headers ?? {}) },
+        { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) },
+      );
+    await performChange(ix, {
       command: '/audio-connect',
       target: `${args.uri} in session ${s.sessionId}`.slice(0, 500),
       projectName: s.projectName,
@@ -97,32 +103,23 @@ const audioConnect = defineSubcommand({
           },
         }),
       notice: (connection) =>
-        audioCard(ix.userId, s, {
-          id: connection.id,
-          connectionId: connection.connectionId,
-          uri: args.uri,
-          ...(streams ? { streams } : {}),
-          audioRate: args.rate ?? 16000,
-          headerNames: Object.keys(headers ?? {}),
-        }),
-    });
-    if (!done.ok || !ix.channelId) return;
-    try {
-      await ix.services.track({
-        kind: 'audio',
-        resourceId: done.result.id,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? ix.channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
+        audioKind.render({
+          resourceId: connection.id,
+          sessionId: s.sessionId,
           projectName: s.projectName,
-        },
-        initialState: audioSnapshot(streams, done.result.connectionId),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the audio connection', { id: done.result.id, error });
-    }
+          state: audioSnapshot(streams, connection.connectionId),
+          context: model(connection.connectionId),
+          actions: [],
+          now: ix.services.clock(),
+        }),
+      track: (connection) => ({
+        kind: 'audio',
+        resourceId: connection.id,
+        sessionId: s.sessionId,
+        initialState: audioSnapshot(streams, connection.connectionId),
+        card: startModel(model(connection.connectionId)),
+      }),
+    });
   },
 });
 

@@ -6,16 +6,19 @@
  */
 import { z } from 'zod';
 import { CAPTION_LANGUAGES, type CaptionLanguage } from '../api';
-import { captionsSnapshot } from '../poller/snapshot';
+import { type CaptionsSnapshot, captionsSnapshot } from '../poller/snapshot';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { captionsCard, captionsStoppedNotice } from '../views/captions';
+import { captionsStoppedNotice } from '../views/captions';
+import { captionsKind } from '../kinds/captions';
+import { startModel } from '../kinds';
 import type { SessionRef } from '../views/notices';
-import { type Interaction, defineCommand, defineSubcommand } from './command';
+import type { Interaction } from '../interaction/interaction';
+import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import type { ProjectClient } from '../services';
-import { performStateChange } from './perform';
-import { resolveProject, resolveSession, sessionName } from './session-ref';
+import { type Change, performChange } from '../interaction/change';
+import { resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
 
 /** The service's default and maximum. */
 export const CAPTIONS_DEFAULT_MAX_DURATION_S = 14_400;
@@ -89,7 +92,9 @@ const startCaptions = defineSubcommand({
     const languageCode = args.lang ?? 'en-US';
     const maxDurationS = args.maxDuration ?? CAPTIONS_DEFAULT_MAX_DURATION_S;
     const partialCaptions = !args.noPartial;
-    const done = await performStateChange(ix, {
+    const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), languageCode, partialCaptions };
+    const startedAt = ix.services.clock();
+    await performChange(ix, {
       command: '/captions start',
       target: `session ${s.sessionId} (${languageCode})`,
       projectName: s.projectName,
@@ -101,25 +106,18 @@ const startCaptions = defineSubcommand({
           ...(args.maxDuration !== undefined ? { maxDuration: args.maxDuration } : {}),
           ...(args.noPartial ? { partialCaptions: false } : {}),
         }),
-      notice: (started) => captionsCard(ix.userId, s, { captionsId: started.captionsId, languageCode, maxDurationS, partialCaptions }),
-    });
-    if (!done.ok || !ix.channelId) return;
-    try {
-      await ix.services.track({
-        kind: 'captions',
-        resourceId: done.result.captionsId,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? ix.channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
+      notice: (started) =>
+        captionsKind.render({
+          resourceId: started.captionsId,
+          sessionId: s.sessionId,
           projectName: s.projectName,
-        },
-        initialState: captionsSnapshot(ix.services.clock(), maxDurationS),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the captions', { captionsId: done.result.captionsId, error });
-    }
+          state: captionsSnapshot(startedAt, maxDurationS),
+          context: who,
+          actions: [],
+          now: startedAt,
+        }),
+      track: (started) => ({ kind: 'captions', resourceId: started.captionsId, sessionId: s.sessionId, initialState: captionsSnapshot(startedAt, maxDurationS), card: startModel(who) }),
+    });
   },
 });
 
@@ -166,16 +164,22 @@ const stopCaptions = defineSubcommand({
       project = resolved.value.projectName;
     }
     const id = captionsId;
-    await performStateChange(ix, {
-      command: '/captions stop',
-      target: `captions ${id}${session ? ` in session ${session.sessionId}` : ''}`,
-      projectName: project,
-      errorContext: { operation: 'captions-stop', resourceId: id, ...(session ? { sessionId: session.sessionId } : {}) },
-      call: (video) => stopCaptionsAndWatches(ix, video, id),
-      notice: () => captionsStoppedNotice(ix.userId, id, session),
-    });
+    await performChange(ix, stopCaptionsChange(ix, id, project, session));
   },
 });
+
+/** `/captions stop` and the card's Stop: the change, its notice, and the captions' cards ended. */
+export function stopCaptionsChange(ix: Interaction, id: string, projectName: string, session: SessionRef | undefined): Change<void> {
+  return {
+    command: '/captions stop',
+    target: `captions ${id}${session ? ` in session ${session.sessionId}` : ''}`,
+    projectName,
+    errorContext: { operation: 'captions-stop', resourceId: id, ...(session ? { sessionId: session.sessionId } : {}) },
+    call: (video) => stopCaptionsAndWatches(ix, video, id),
+    notice: () => captionsStoppedNotice(ix.userId, id, session),
+    card: () => ({ kind: 'captions', resourceId: id, action: 'stop', state: (previous) => ({ ...(previous as CaptionsSnapshot), status: 'ended' }) }),
+  };
+}
 
 /**
  * Stops the captions, then ends their watches: the spec has no captions status to read, so a

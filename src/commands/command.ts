@@ -4,19 +4,10 @@
  */
 import type { z } from 'zod';
 import type { RequiredRole } from '../rbac/roles';
-import type { ProjectGate } from './authorize';
-import type { Services } from '../services';
-import type { Audience, RespondFn } from '../slack/respond';
+import type { Interaction } from '../interaction/interaction';
+import type { RespondFn } from '../slack/respond';
 import { type ArgsGrammar, type CommandGrammar, type SubcommandGrammar, type Token, parseArgs } from './grammar';
 
-/** Any listener's view of one request: who, where, how to answer, and the services. */
-export interface Interaction extends Audience {
-  services: Services;
-  teamId: string;
-  triggerId?: string;
-  /** A command's role check for each project it resolves or changes (see authorize.ts). */
-  gate?: ProjectGate;
-}
 
 /** A slash command after the ack: the text, and Bolt's `respond` bound to its response_url. */
 export interface CommandInvocation extends Interaction {

@@ -14,12 +14,15 @@ import { openForm } from '../slack/slack-failure';
 import { LIMITS, warning } from '../views/blocks';
 import { errorMessage } from '../views/errors';
 import type { SessionRef } from '../views/notices';
-import { type DialMetadata, callCard, encodeDialMetadata, sipAuthModal } from '../views/sip';
+import { type DialMetadata, encodeDialMetadata, sipAuthModal } from '../views/sip';
+import { callContext, callKind } from '../kinds/call';
+import { startModel } from '../kinds';
 import { sessionTarget } from '../views/values';
-import { type Interaction, defineCommand, defineSubcommand } from './command';
+import type { Interaction } from '../interaction/interaction';
+import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
-import { type StateChangeResult, performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { type ChangeResult, performChange } from '../interaction/change';
+import { resolveSession } from '../interaction/session-ref';
 import { unwrapLink } from './render';
 
 /** `name=value` pairs of a repeatable `--header` flag, as an object (names must be unique). */
@@ -74,7 +77,7 @@ export interface DialRequest {
  * Dials, posts the call card and hands the call to the poller. `quiet`: errors are returned,
  * not told (the modal shows them).
  */
-export async function dialCall(ix: Interaction, request: DialRequest, options: { quiet?: boolean } = {}): Promise<StateChangeResult<SipCall>> {
+export async function dialCall(ix: Interaction, request: DialRequest, options: { quiet?: boolean } = {}): Promise<ChangeResult<SipCall>> {
   const { session: s, sip } = request;
   const facts = {
     uri: sip.uri,
@@ -85,7 +88,8 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
     headerNames: Object.keys(sip.headers ?? {}),
     digestAuth: sip.auth !== undefined,
   };
-  const done = await performStateChange(
+  const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) };
+  return performChange(
     ix,
     {
       command: '/dial',
@@ -93,31 +97,27 @@ export async function dialCall(ix: Interaction, request: DialRequest, options: {
       projectName: s.projectName,
       errorContext: { operation: 'dial', sessionId: s.sessionId },
       call: (video) => video.sip.dial({ sessionId: s.sessionId, sip }),
-      notice: (call) => callCard(ix.userId, s, call, facts),
+      notice: (call) =>
+        callKind.render({
+          resourceId: call.id,
+          sessionId: s.sessionId,
+          projectName: s.projectName,
+          state: sipSnapshot(call.streamId, ix.services.clock(), call.connectionId),
+          context: callContext(call, facts, who),
+          actions: [],
+          now: ix.services.clock(),
+        }),
+      track: (call) => ({
+        kind: 'sip',
+        resourceId: call.id,
+        sessionId: s.sessionId,
+        initialState: sipSnapshot(call.streamId, ix.services.clock(), call.connectionId),
+        card: startModel(callContext(call, facts, who)),
+      }),
       ...(request.channelId ? { channelId: request.channelId } : {}),
     },
     options,
   );
-  const channelId = request.channelId ?? ix.channelId;
-  if (done.ok && channelId) {
-    try {
-      await ix.services.track({
-        kind: 'sip',
-        resourceId: done.result.id,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
-          projectName: s.projectName,
-        },
-        initialState: sipSnapshot(done.result.streamId, ix.services.clock(), done.result.connectionId),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the call', { callId: done.result.id, error });
-    }
-  }
-  return done;
 }
 
 /** The SIP options of a dial-out without credentials, as the modal's metadata carries them. */

@@ -9,8 +9,8 @@ import { warning } from '../views/blocks';
 import { dtmfNotice } from '../views/sip';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { performChange } from '../interaction/change';
+import { resolveSession } from '../interaction/session-ref';
 
 /** Tones in one command; a pause `p` lasts 500 ms. */
 export const MAX_DTMF_DIGITS = 128;
@@ -49,7 +49,7 @@ const dtmf = defineSubcommand({
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
     const s = resolved.value;
     const count = toneCount(args.digits);
-    await performStateChange(ix, {
+    await performChange(ix, {
       command: '/dtmf',
       target: `${count === 1 ? '1 tone' : `${count} tones`} to ${args.to ? `connection ${args.to}` : 'everyone'} in session ${s.sessionId}`,
       projectName: s.projectName,

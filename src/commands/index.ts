@@ -12,7 +12,7 @@ import { type SlackMessage, warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { audioConnectCommand } from './audio-connect';
-import { Denied, authorize, projectGate } from './authorize';
+import { Denied, authorize, projectGate } from '../interaction/authorize';
 import { broadcastCommand } from './broadcast';
 import { captionsCommand } from './captions';
 import type { CommandInvocation, Prepared, SlashCommand } from './command';
@@ -98,7 +98,6 @@ export function commandListener(command: SlashCommand, services: Services) {
     }
     const { prepared, label } = parsed;
     await ack();
-    await services.ackGate.idle();
 
     const logger = services.logger.child({ command: command.command, user: payload.user_id, channel: payload.channel_id });
     const ix: CommandInvocation = {

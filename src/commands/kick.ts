@@ -4,7 +4,7 @@ import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 import { kickCard } from './usage/resolve-connection';
 
 export const kickCommand = defineCommand({

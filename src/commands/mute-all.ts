@@ -9,7 +9,7 @@ import { warning } from '../views/blocks';
 import { muteAllConfirmCard } from '../views/confirm';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 /** Stream IDs a mute-all card can carry in its button (2000 characters). */
 export const MAX_EXCLUDED_STREAMS = 40;

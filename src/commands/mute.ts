@@ -5,8 +5,8 @@ import { warning } from '../views/blocks';
 import { muteStreamNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { performChange } from '../interaction/change';
+import { resolveSession } from '../interaction/session-ref';
 
 export const muteCommand = defineCommand({
   command: '/mute',
@@ -29,7 +29,7 @@ export const muteCommand = defineCommand({
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
         const s = resolved.value;
-        await performStateChange(ix, {
+        await performChange(ix, {
           command: '/mute',
           target: `stream ${args.streamId} in session ${s.sessionId}`,
           projectName: s.projectName,

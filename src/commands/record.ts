@@ -28,7 +28,7 @@ import { changeLayout, changeStreams, confirmDelete, showArchive, showArchivePag
 import { openStartModal, startRecording } from './record/start';
 import { offerStopChoice, stopRecording } from './record/stop';
 import { runStorage } from './record/storage';
-import { resolveProject, resolveSession } from './session-ref';
+import { resolveProject, resolveSession } from '../interaction/session-ref';
 
 const sessionPositional = { name: 'session', label: 'session', optional: true, description: 'session ID or alias; default: the channel’s session' } as const;
 const archivePositional = { name: 'archive', label: 'recording-id', description: 'the recording’s ID (`/record list` shows them)' } as const;

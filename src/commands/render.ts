@@ -11,12 +11,16 @@ import { code } from '../slack/mrkdwn';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { errorMessage } from '../views/errors';
-import { isRenderRunning, renderCard, renderDetails, renderListMessage, renderStopConfirmCard } from '../views/render';
+import { isRenderRunning } from '../kinds/composer';
+import { renderDetails, renderListMessage, renderStopConfirmCard } from '../views/render';
+import { composerContext, composerKind } from '../kinds/composer';
+import { startModel } from '../kinds';
 import { durationFlag } from './captions';
-import { type Interaction, defineCommand, defineSubcommand } from './command';
+import type { Interaction } from '../interaction/interaction';
+import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
-import { type ResolvedSession, resolveProject, resolveSession, sessionName } from './session-ref';
+import { performChange } from '../interaction/change';
+import { type ResolvedSession, resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
 
 export const RENDER_DEFAULT_MAX_DURATION_S = 7200;
 /** One page of the list endpoint (its maximum). */
@@ -93,7 +97,8 @@ const startRender = defineSubcommand({
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
     const s = resolved.value;
     const maxDurationS = args.maxDuration ?? RENDER_DEFAULT_MAX_DURATION_S;
-    const done = await performStateChange(ix, {
+    const asked = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), maxDuration: maxDurationS };
+    await performChange(ix, {
       command: '/render start',
       target: `${args.url} in session ${s.sessionId}`.slice(0, 500),
       projectName: s.projectName,
@@ -106,25 +111,18 @@ const startRender = defineSubcommand({
           ...(args.maxDuration !== undefined ? { maxDuration: args.maxDuration } : {}),
           ...(args.name ? { properties: { name: args.name } } : {}),
         }),
-      notice: (render) => renderCard(ix.userId, s, render, maxDurationS),
-    });
-    if (!done.ok || !ix.channelId) return;
-    try {
-      await ix.services.track({
-        kind: 'render',
-        resourceId: done.result.id,
-        sessionId: s.sessionId,
-        target: {
-          teamId: ix.teamId,
-          channelId: done.announced.channel ?? ix.channelId,
-          ...(done.announced.delivered === 'channel' && done.announced.ts ? { messageTs: done.announced.ts } : {}),
+      notice: (render) =>
+        composerKind.render({
+          resourceId: render.id,
+          sessionId: s.sessionId,
           projectName: s.projectName,
-        },
-        initialState: renderSnapshot(done.result),
-      });
-    } catch (error) {
-      ix.logger.warn('could not watch the composer', { renderId: done.result.id, error });
-    }
+          state: renderSnapshot(render),
+          context: composerContext(render, asked),
+          actions: [],
+          now: ix.services.clock(),
+        }),
+      track: (render) => ({ kind: 'render', resourceId: render.id, sessionId: s.sessionId, initialState: renderSnapshot(render), card: startModel(composerContext(render, asked)) }),
+    });
   },
 });
 

@@ -11,8 +11,8 @@ import { warning } from '../views/blocks';
 import { sessionCreatedNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { aliasName, projectFlag, projectName } from './grammar';
-import { performStateChange } from './perform';
-import { resolveProject } from './session-ref';
+import { performChange } from '../interaction/change';
+import { resolveProject } from '../interaction/session-ref';
 
 const createSchema = z
   .object({
@@ -84,7 +84,7 @@ export const sessionCommand = defineCommand({
           ...(args.location !== undefined ? { location: args.location } : {}),
         };
         const store = ix.services.store;
-        await performStateChange(ix, {
+        await performChange(ix, {
           command: '/session create',
           target: args.alias ? `alias ${args.alias}` : 'new session',
           projectName,

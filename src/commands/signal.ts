@@ -5,8 +5,8 @@ import { warning } from '../views/blocks';
 import { signalNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { performChange } from '../interaction/change';
+import { resolveSession } from '../interaction/session-ref';
 
 export const signalCommand = defineCommand({
   command: '/signal',
@@ -40,7 +40,7 @@ export const signalCommand = defineCommand({
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
         const s = resolved.value;
         const signal = { type: args.type, data: args.data };
-        await performStateChange(ix, {
+        await performChange(ix, {
           command: '/signal',
           target: `${args.to ? `connection ${args.to}` : 'everyone'} in session ${s.sessionId} (type ${args.type.slice(0, 128)})`,
           projectName: s.projectName,

@@ -7,7 +7,7 @@ import { errorMessage } from '../views/errors';
 import { streamsMessage } from '../views/streams';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
-import { resolveSession } from './session-ref';
+import { resolveSession } from '../interaction/session-ref';
 
 export const streamsCommand = defineCommand({
   command: '/streams',

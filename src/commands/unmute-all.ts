@@ -5,8 +5,8 @@ import { warning } from '../views/blocks';
 import { unmuteAllNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
-import { performStateChange } from './perform';
-import { resolveSession } from './session-ref';
+import { performChange } from '../interaction/change';
+import { resolveSession } from '../interaction/session-ref';
 
 export const unmuteAllCommand = defineCommand({
   command: '/unmute-all',
@@ -26,7 +26,7 @@ export const unmuteAllCommand = defineCommand({
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
         const s = resolved.value;
-        await performStateChange(ix, {
+        await performChange(ix, {
           command: '/unmute-all',
           target: `session ${s.sessionId}`,
           projectName: s.projectName,

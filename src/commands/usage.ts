@@ -24,7 +24,7 @@ import { sessionDetailMessage, topSessionsMessage } from '../views/usage-report-
 import type { InsightsSource } from '../services';
 import { defineCommand, defineSubcommand, type CommandInvocation } from './command';
 import { type FlagSpec, projectFlag, projectName, sessionRef } from './grammar';
-import { resolveProject, resolveSession } from './session-ref';
+import { resolveProject, resolveSession } from '../interaction/session-ref';
 import { loadReport, loadSessionDetail, loadTopSessions, SESSION_DETAIL_SIZES } from './usage/answers';
 import { postReport } from './usage/deliver';
 import { runSchedule, SCHEDULE_ACTIONS } from './usage/schedule';
@@ -70,7 +70,6 @@ async function parsedRange(ix: CommandInvocation, text: string, now: number, dat
 
 async function insightsFailed(ix: CommandInvocation, error: unknown, projectName: string): Promise<void> {
   ix.logger.warn('insights call failed', { project: projectName, error });
-  await ix.services.ackGate.idle();
   await replyEphemeral(ix, insightsErrorMessage(error, { projectName }));
 }
 
@@ -103,7 +102,6 @@ const reportSub = defineSubcommand({
     } catch (error) {
       return insightsFailed(ix, error, ready.projectName);
     }
-    await ix.services.ackGate.idle();
     const ctx: ReportContext = { projectName: ready.projectName, fetchedAt: answer.fetchedAt, now: ready.now, cached: answer.cached, askedBy: ix.userId };
     if (args.private || !ix.channelId) return replyEphemeral(ix, usageReportMessage(answer.value.report, ctx, 'text'));
     await postReport(ix, answer.value, ctx, { channelId: ix.channelId, ephemeralFallback: true });
@@ -132,7 +130,6 @@ const sessionsSub = defineSubcommand({
     } catch (error) {
       return insightsFailed(ix, error, ready.projectName);
     }
-    await ix.services.ackGate.idle();
     const ctx: ReportContext = { projectName: ready.projectName, fetchedAt: answer.fetchedAt, now: ready.now, cached: answer.cached, askedBy: ix.userId };
     const message = topSessionsMessage(answer.value, parsed.range, ctx);
     if (args.private || !ix.channelId) return replyEphemeral(ix, message);
@@ -164,7 +161,6 @@ const sessionSub = defineSubcommand({
     } catch (error) {
       return insightsFailed(ix, error, projectName);
     }
-    await ix.services.ackGate.idle();
     if (!answer.value) return replyEphemeral(ix, warning(`Insights has no data for session ${escapeMrkdwn(sessionId)} yet: it appears about 5 minutes after a meeting.`));
     const ctx: ReportContext = { projectName, fetchedAt: answer.fetchedAt, now, cached: answer.cached };
     await replyEphemeral(ix, sessionDetailMessage(answer.value, ctx, SESSION_DETAIL_SIZES));

@@ -23,7 +23,8 @@ import {
   secretKeyMissingMessage,
   statusConfirmCard,
 } from '../views/projects';
-import type { CommandInvocation, Interaction } from './command';
+import type { Interaction } from '../interaction/interaction';
+import type { CommandInvocation } from './command';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier } from './grammar';
 

@@ -9,10 +9,10 @@ import { announce, replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { auditListMessage } from '../views/audit';
 import { aliasRemovedNotice, aliasSetNotice, aliasesMessage, channelBoundNotice, channelDefaultsMessage } from '../views/channel';
-import { recordAudit } from './audit';
+import { recordAudit } from '../interaction/audit';
 import { defineCommand, defineSubcommand } from './command';
 import { aliasName, projectFlag, projectName, sessionRef } from './grammar';
-import { looksLikeSessionId, resolveProject, resolveSession } from './session-ref';
+import { looksLikeSessionId, resolveProject, resolveSession } from '../interaction/session-ref';
 import { unwatchSub, watchSub, watchesSub } from './watch';
 
 const aliasSub = defineSubcommand({

@@ -11,10 +11,10 @@ import { escapeMrkdwn } from '../slack/mrkdwn';
 import { announce, replyEphemeral, slackErrorCode } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { type WatchScope, alreadyWatchingMessage, notWatchingMessage, unwatchNotice, watchCard, watchesMessage } from '../views/dashboard-watch';
-import { recordAudit } from './audit';
+import { recordAudit } from '../interaction/audit';
 import { type CommandInvocation, defineSubcommand } from './command';
 import { echo, projectFlag, projectName } from './grammar';
-import { resolveProject, resolveSession } from './session-ref';
+import { resolveProject, resolveSession } from '../interaction/session-ref';
 
 const KIND_WORDS: Record<string, DiscoverableKind> = {
   archive: 'archive',

@@ -1,11 +1,10 @@
 /**
  * Card re-rendering: after a change the poller asks for the watch's card drawn anew from the
- * newest state, and the deliverer `chat.update`s it. Each kind's card comes from the view that
- * drew it first when there is one (so the buttons stay); any other kind gets a compact status
- * card from the snapshot and the poller's own words for what changed.
+ * newest state, and the deliverer `chat.update`s it. A kind with a card of its own (src/kinds)
+ * draws it from the new state and the card model stored with the watch, so it keeps every field
+ * it had; any other kind gets a compact status card from the snapshot.
  */
-import { archiveCardFromSnapshot } from '../views/archive';
-import { broadcastCardFromSnapshot } from '../views/broadcast';
+import { KINDS, renderCard } from '../kinds';
 import { type KnownBlock, type SlackMessage, actions, context, section, stripMrkdwn } from '../views/blocks';
 import { KIND_NOUNS, discoveryNouns, summarize, watchScope } from '../views/dashboard';
 import { watchButtons } from '../views/dashboard-buttons';
@@ -13,7 +12,7 @@ import { escapeAndTruncate } from '../slack/mrkdwn';
 import { replyText } from './messages';
 import type { CardRenderer } from './poller';
 import type { Clock } from './runtime';
-import type { ArchiveSnapshot, BroadcastSnapshot, DiscoverySnapshot, GoneSnapshot, Snapshot, WatchKind } from './snapshot';
+import type { DiscoverySnapshot, Snapshot, WatchKind } from './snapshot';
 import type { Transition } from './transitions';
 import type { SlackBlocks, Watch } from './watch';
 
@@ -55,15 +54,10 @@ export function statusCard({ kind, snapshot, watch, transitions, now }: CardInpu
   return { text, blocks };
 }
 
-/**
- * Kinds whose own card can be drawn from the snapshot alone. The others (composers, captions,
- * calls, audio connections) have cards built from their start request (page, language, number
- * dialled…), which a watch does not keep: they get the status card, with the same buttons.
- */
-export const KNOWN_CARDS: CardBuilders = {
-  archive: ({ watch, snapshot }) => (snapshot ? archiveCardFromSnapshot(watch, snapshot as ArchiveSnapshot | GoneSnapshot) : undefined),
-  broadcast: ({ watch, snapshot }) => (snapshot ? broadcastCardFromSnapshot(watch, snapshot as BroadcastSnapshot | GoneSnapshot) : undefined),
-};
+/** Each kind's own card, from the new state and the stored model. */
+export const KNOWN_CARDS: CardBuilders = Object.fromEntries(
+  Object.keys(KINDS).map((kind) => [kind, ({ watch, snapshot, now }: CardInput) => (snapshot ? renderCard(watch, snapshot, now) : undefined)]),
+);
 
 export interface CardRendererOptions {
   /** Cards per kind (default KNOWN_CARDS); kinds without one get `statusCard`. */

@@ -6,7 +6,7 @@ export * from './watch';
 export * from './snapshot';
 export * from './resources';
 export { type Severity, type Transition, type TransitionEvent, type DiffContext, diff, observe, isTerminal, deadlineOf } from './transitions';
-export { formatBytes, formatDuration, messageFor, replyText, resourceLabel } from './messages';
+export { messageFor, replyText, resourceLabel } from './messages';
 export { type ScheduleConfig, DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS } from './schedule';
 export { type BucketConfig, DEFAULT_BUCKET, ProjectBudgets, TokenBucket } from './budget';
 export { type BatchConfig, DEFAULT_BATCH } from './batch';

@@ -4,6 +4,7 @@
  * change stored state except through the contract.
  */
 import type {
+  CardChange,
   ClaimOptions,
   CompletedPoll,
   NewWatch,
@@ -19,8 +20,8 @@ import { matchesFilter } from './watch';
 /** Stored values are plain JSON; a JSON round trip copies them and is much cheaper than structuredClone. */
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
-/** A watch's only nested field is its snapshot. */
-const copyWatch = (watch: Watch): Watch => ({ ...watch, lastState: copy(watch.lastState) });
+/** A watch's nested fields are its snapshot and its card model. */
+const copyWatch = (watch: Watch): Watch => ({ ...watch, lastState: copy(watch.lastState), ...(watch.card !== undefined && { card: copy(watch.card) }) });
 
 const isLeased = (row: { leaseUntil?: number }, now: number): boolean => row.leaseUntil !== undefined && row.leaseUntil > now;
 
@@ -129,6 +130,17 @@ export class MemoryWatchStore implements WatchStore {
       if (isLeased(watch, now)) watch.repollRequested = true;
     }
     return matched;
+  }
+
+  async updateCard(watchId: string, change: CardChange): Promise<boolean> {
+    const watch = this.#watches.get(watchId);
+    if (!watch) return false;
+    watch.card = copy(change.card);
+    if (change.state !== undefined) {
+      watch.lastState = copy(change.state);
+      watch.lastChangeAt = change.at;
+    }
+    return true;
   }
 
   async endWatch(watchId: string, at: number): Promise<boolean> {

@@ -4,6 +4,9 @@
  * stream names and URLs are never part of a transition, so they cannot reach a message.
  */
 import { code, escapeMrkdwn } from '../slack/mrkdwn';
+import { stopReasonWords as composerStopReason } from '../kinds/composer';
+import { stopReasonWords } from '../kinds/recording';
+import { formatBytes, formatDuration } from '../views/format';
 import type { WatchKind } from './snapshot';
 import type { Severity, Transition, TransitionEvent } from './transitions';
 
@@ -19,36 +22,6 @@ const NOUNS: Record<WatchKind, string> = {
 
 const ICONS: Record<Severity, string> = { info: '', warning: ':warning: ', error: ':x: ' };
 
-/** "45 s", "12 min", "1 h 5 min", "4 h". */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const minutes = Math.round(s / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-/** Decimal units, as file managers show them: "512 B", "8.4 MB", "84 MB", "1.2 GB". */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  const shown = unit === 0 || value >= 10 ? Math.round(value).toString() : value.toFixed(1).replace(/\.0$/, '');
-  return `${shown} ${units[unit]}`;
-}
-
-const ARCHIVE_STOP_REASONS: Record<string, string> = {
-  'maximum duration exceeded': 'maximum duration reached (4 h)',
-  'maximum idle time exceeded': 'nobody published for too long',
-  'session ended': 'the session ended',
-};
-
 const RTMP_OFFLINE_CAUSES = 'server unreachable, handshake or authentication error, rejected connection, unknown application or rejected stream name';
 
 const HLS_MESSAGES: Record<string, string> = {
@@ -56,11 +29,6 @@ const HLS_MESSAGES: Record<string, string> = {
   ended: 'HLS ended: the source stream ended',
   error: 'HLS failed with an error',
   connecting: 'HLS reconnecting',
-};
-
-const RENDER_STOP_REASONS: Record<string, string> = {
-  'Stop Requested': 'stop requested',
-  'Max Duration Exceeded': 'maximum duration reached',
 };
 
 /** Announcements of a watch on every session name the session; the others are in the session's thread. */
@@ -94,8 +62,9 @@ export function messageFor(transition: Transition): string {
     case 'archive-resumed':
       return 'Recording resumed';
     case 'archive-stopped':
-      if (event.reason === 'user initiated') return 'Recording stopped on request';
-      return withDetail('Recording stopped', event.reason && (ARCHIVE_STOP_REASONS[event.reason] ?? escapeMrkdwn(event.reason)));
+      // The card's words for why ("on request", "everyone left the session").
+      if (event.reason === 'user initiated') return `Recording stopped ${stopReasonWords(event.reason)}`;
+      return withDetail('Recording stopped', event.reason && stopReasonWords(event.reason));
     case 'archive-available':
       return `Recording available — ${fileFacts(event.durationS, event.sizeBytes)}`;
     case 'archive-uploaded':
@@ -122,7 +91,7 @@ export function messageFor(transition: Transition): string {
     case 'render-started':
       return 'Composer started';
     case 'render-stopped':
-      return withDetail('Composer stopped', event.reason && (RENDER_STOP_REASONS[event.reason] ?? escapeMrkdwn(event.reason)));
+      return withDetail('Composer stopped', event.reason && composerStopReason(event.reason));
     case 'render-failed':
       return withDetail('Composer failed', event.reason && escapeMrkdwn(event.reason));
     case 'captions-ended':

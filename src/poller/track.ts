@@ -4,7 +4,7 @@
  */
 import { MAX_WATCH_AGE_MS } from './schedule';
 import type { Snapshot, WatchKind } from './snapshot';
-import { type WatchStore, type WatchTarget, createWatch } from './watch';
+import { type CardModel, type WatchStore, type WatchTarget, createWatch } from './watch';
 
 export interface TrackRequest {
   kind: WatchKind;
@@ -14,6 +14,8 @@ export interface TrackRequest {
   target: WatchTarget;
   /** Built from the start response with the snapshot builders, so the first poll reports only what changed since. */
   initialState: Snapshot | undefined;
+  /** The kind's card model (src/kinds): the context captured at start, so every redraw keeps it. */
+  card?: CardModel;
 }
 
 export type Tracker = (request: TrackRequest) => Promise<void>;
@@ -24,9 +26,9 @@ export function storeTracker(
   clock: () => number,
   maxAgeMs: Readonly<Record<WatchKind, number>> = MAX_WATCH_AGE_MS,
 ): Tracker {
-  return async ({ kind, resourceId, sessionId, target, initialState }) => {
+  return async ({ kind, resourceId, sessionId, target, initialState, card }) => {
     const now = clock();
-    const added = await store.addWatch(createWatch({ target, kind, resourceId, sessionId, initialState, now, maxAgeMs: maxAgeMs[kind] }));
+    const added = await store.addWatch(createWatch({ target, kind, resourceId, sessionId, initialState, card, now, maxAgeMs: maxAgeMs[kind] }));
     // A resource tracked again (e.g. stopped from another card) is polled at once instead.
     if (!added) await store.expedite({ kind, resourceId, teamId: target.teamId, channelId: target.channelId }, now);
   };

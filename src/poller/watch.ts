@@ -29,6 +29,11 @@ export interface Watch extends WatchTarget {
   sessionId: string;
   /** What the last poll saw (or what the start response said), as JSON. */
   lastState: Snapshot | undefined;
+  /**
+   * The card model beside the state: the context captured at start and who did each later
+   * action, as JSON the resource kind owns (src/kinds); undefined on rows of older versions.
+   */
+  card?: CardModel;
   lastChangeAt: number;
   nextPollAt: number;
   createdAt: number;
@@ -48,6 +53,9 @@ export interface Watch extends WatchTarget {
 
 export type NewWatch = Omit<Watch, 'leaseOwner' | 'leaseUntil' | 'endedAt' | 'failures' | 'revision' | 'repollRequested'>;
 
+/** A kind's card model as the engine carries it: opaque JSON (src/kinds parses it). */
+export type CardModel = Readonly<Record<string, unknown>>;
+
 /** Watches of one resource in one channel share an id, so adding the same watch twice is harmless. */
 export function watchIdFor(target: Pick<WatchTarget, 'teamId' | 'channelId'>, kind: WatchKind, resourceId: string): string {
   return `${target.teamId}:${target.channelId}:${kind}:${resourceId}`;
@@ -60,13 +68,15 @@ export interface CreateWatchInput {
   sessionId: string;
   /** Build it from the start response (see snapshot.ts) so the first poll reports only what changed since. */
   initialState: Snapshot | undefined;
+  /** The kind's card model (context captured at start). */
+  card?: CardModel;
   now: number;
   maxAgeMs: number;
 }
 
 /** A watch due at once, as if its resource had just changed. */
 export function createWatch(input: CreateWatchInput): NewWatch {
-  const { target, kind, resourceId, sessionId, initialState, now, maxAgeMs } = input;
+  const { target, kind, resourceId, sessionId, initialState, card, now, maxAgeMs } = input;
   return {
     ...target,
     id: watchIdFor(target, kind, resourceId),
@@ -74,6 +84,7 @@ export function createWatch(input: CreateWatchInput): NewWatch {
     resourceId,
     sessionId,
     lastState: initialState,
+    ...(card !== undefined && { card }),
     lastChangeAt: now,
     nextPollAt: now,
     createdAt: now,
@@ -135,6 +146,13 @@ export interface PollOutcome {
   outbox: readonly OutboxItem[];
   /** Watches to add for resources this poll discovered; ids that already exist are left alone. */
   spawn?: readonly NewWatch[];
+}
+
+/** What an action wrote to a watch: its card model, and the resource's state when the action changed it. */
+export interface CardChange {
+  card: CardModel;
+  state?: Snapshot;
+  at: number;
 }
 
 /** One watch's poll, for `completePolls`. */
@@ -210,6 +228,9 @@ export interface ClaimOptions {
  * - `releaseWatch` gives a lease back without polling (nothing else changes); owner-checked.
  * - `expedite` makes matching, not ended watches due at `now` (`nextPollAt = min(nextPollAt, now)`)
  *   and sets `repollRequested` on those currently leased; it returns how many matched.
+ * - `updateCard` sets a watch's card model (ended or not, whatever its lease) and, when a state
+ *   is given, `lastState` and `lastChangeAt = at`: an action changed the resource and its card
+ *   was redrawn at once. A poll in flight still writes what it read. False when no such watch.
  * - `endWatch` ends a watch at `at` whatever its lease (someone unwatched it) and clears the
  *   lease, so a poll in flight finds it ended and writes nothing; false when it was not active.
  *
@@ -272,6 +293,8 @@ export interface WatchStore {
   completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]>;
   releaseWatch(watchId: string, owner: string): Promise<boolean>;
   expedite(filter: WatchFilter, now: number): Promise<number>;
+  /** Sets the card model (and the state an action left the resource in); false when no such watch. */
+  updateCard(watchId: string, change: CardChange): Promise<boolean>;
   /** Ends the watch now (an unwatch); resolves false when there was no such active watch. */
   endWatch(watchId: string, at: number): Promise<boolean>;
 

@@ -9,6 +9,8 @@
  * turn, only once no request has been in flight for `quietMs`, and each at the latest after
  * `maxWaitMs`, so a steady stream of requests cannot starve them.
  */
+import type { App } from '@slack/bolt';
+
 export interface AckGateOptions {
   /** How long the receiver must have had nothing in flight before work resumes (default 20 ms). */
   quietMs?: number;
@@ -99,4 +101,52 @@ export class AckGate {
       this.schedule();
     });
   }
+}
+
+type Listener = (args: never) => unknown;
+type AckFn = (response?: unknown) => Promise<void>;
+const REGISTRATIONS = new Set(['command', 'action', 'view', 'shortcut', 'options']);
+
+/**
+ * The ack discipline in one place: every listener registered through the returned App gets an
+ * `ack` that, once Slack has its answer, waits for `gate.idle()` before the handler goes on.
+ * Handlers just `await ack()` first. `countRequests` makes the listeners count themselves in
+ * flight, for receivers that do not (Socket Mode; the HTTP receiver counts from the first byte).
+ */
+export function ackFirst(app: App, gate: AckGate, options: { countRequests: boolean }): App {
+  const wrap =
+    (listener: Listener) =>
+    async (args: { ack?: AckFn }): Promise<unknown> => {
+      const original = args.ack;
+      if (typeof original !== 'function') return (listener as (a: unknown) => unknown)(args);
+      let open = options.countRequests;
+      if (open) gate.requestStarted();
+      const finish = (): void => {
+        if (!open) return;
+        open = false;
+        gate.requestFinished();
+      };
+      const ack: AckFn = async (response) => {
+        try {
+          await original(response);
+        } finally {
+          finish();
+        }
+        await gate.idle();
+      };
+      try {
+        return await (listener as (a: unknown) => unknown)({ ...args, ack });
+      } finally {
+        finish();
+      }
+    };
+  return new Proxy(app, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(target);
+      if (typeof property !== 'string' || !REGISTRATIONS.has(property)) return bound;
+      return (...args: unknown[]) => bound(...args.map((arg, i) => (i > 0 && typeof arg === 'function' ? wrap(arg as Listener) : arg)));
+    },
+  });
 }

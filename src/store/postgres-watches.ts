@@ -4,7 +4,7 @@
  * other nor get the same row; a poll's results are written in one transaction.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
   pickDue,
@@ -89,8 +89,8 @@ const COMPLETE_POLLS = `
 
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
-                       project_name, last_state, last_change_at, next_poll_at, created_at, expires_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14)
+                       project_name, last_state, last_change_at, next_poll_at, created_at, expires_at, card)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14, $15::jsonb)
   ON CONFLICT (id) DO NOTHING`;
 
 /** Inserted in the order given (WITH ORDINALITY): id order is delivery order within a channel. */
@@ -241,6 +241,18 @@ export class PostgresWatchStore implements WatchStore {
     return expedited.rowCount ?? 0;
   }
 
+  async updateCard(watchId: string, change: CardChange): Promise<boolean> {
+    const updated = await this.pool.query(
+      `UPDATE watches SET
+         card           = $2::jsonb,
+         last_state     = COALESCE($3::jsonb, last_state),
+         last_change_at = CASE WHEN $3::jsonb IS NULL THEN last_change_at ELSE $4::bigint END
+       WHERE id = $1`,
+      [watchId, JSON.stringify(change.card), change.state === undefined ? null : JSON.stringify(change.state), change.at],
+    );
+    return (updated.rowCount ?? 0) > 0;
+  }
+
   async endWatch(watchId: string, at: number): Promise<boolean> {
     const ended = await this.pool.query(
       'UPDATE watches SET ended_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND ended_at IS NULL',
@@ -305,6 +317,7 @@ async function insertWatch(db: Queryable, watch: NewWatch): Promise<boolean> {
     r.next_poll_at,
     r.created_at,
     r.expires_at,
+    r.card,
   ]);
   return (inserted.rowCount ?? 0) > 0;
 }

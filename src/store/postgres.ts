@@ -1,6 +1,6 @@
 /** The store for several replicas: PostgreSQL through a `pg` pool. */
 import { Pool, type PoolConfig } from 'pg';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { postgresMigrations } from './migrations/postgres';
 import type { Migration } from './migrations/migration';
@@ -310,6 +310,10 @@ export class PostgresStore implements VidopsStore {
 
   expedite(filter: WatchFilter, now: number): Promise<number> {
     return this.watches.expedite(filter, now);
+  }
+
+  updateCard(watchId: string, change: CardChange): Promise<boolean> {
+    return this.watches.updateCard(watchId, change);
   }
 
   endWatch(watchId: string, at: number): Promise<boolean> {

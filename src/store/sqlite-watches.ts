@@ -4,7 +4,7 @@
  * taken by another connection to the same file, and never fails with SQLITE_BUSY_SNAPSHOT.
  */
 import type Database from 'better-sqlite3';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
 import {
   pickDueSync,
   toNewOutboxRecord,
@@ -29,9 +29,9 @@ const MATCHES_FILTER = `
 
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
-                       project_name, last_state, last_change_at, next_poll_at, created_at, expires_at)
+                       project_name, last_state, card, last_change_at, next_poll_at, created_at, expires_at)
   VALUES (@id, @kind, @resource_id, @session_id, @team_id, @channel_id, @message_ts, @thread_ts,
-          @project_name, @last_state, @last_change_at, @next_poll_at, @created_at, @expires_at)
+          @project_name, @last_state, @card, @last_change_at, @next_poll_at, @created_at, @expires_at)
   ON CONFLICT (id) DO NOTHING`;
 
 /** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
@@ -161,6 +161,20 @@ export class SqliteWatchStore implements WatchStore {
       ).run({ ...toWatchFilterRecord(filter), now }),
     );
     return expedited.changes;
+  }
+
+  async updateCard(watchId: string, change: CardChange): Promise<boolean> {
+    const state = change.state === undefined ? null : JSON.stringify(change.state);
+    const updated = this.immediate(() =>
+      this.statement(
+        `UPDATE watches SET
+           card           = @card,
+           last_state     = COALESCE(@state, last_state),
+           last_change_at = CASE WHEN @state IS NULL THEN last_change_at ELSE @at END
+         WHERE id = @id`,
+      ).run({ id: watchId, card: JSON.stringify(change.card), state, at: change.at }),
+    );
+    return updated.changes > 0;
   }
 
   async endWatch(watchId: string, at: number): Promise<boolean> {

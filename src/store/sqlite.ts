@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
@@ -291,6 +291,10 @@ export class SqliteStore implements VidopsStore {
 
   expedite(filter: WatchFilter, now: number): Promise<number> {
     return this.watches.expedite(filter, now);
+  }
+
+  updateCard(watchId: string, change: CardChange): Promise<boolean> {
+    return this.watches.updateCard(watchId, change);
   }
 
   endWatch(watchId: string, at: number): Promise<boolean> {

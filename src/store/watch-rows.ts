@@ -4,7 +4,7 @@
  * SQLite returns integers as numbers, booleans as 0/1 and JSON as TEXT.
  */
 import type { Snapshot } from '../poller/snapshot';
-import type { ClaimOptions, NewWatch, OutboxItem, OutboxPayload, OutboxRow, Watch, WatchFilter, WatchKind } from '../poller/watch';
+import type { CardModel, ClaimOptions, NewWatch, OutboxItem, OutboxPayload, OutboxRow, Watch, WatchFilter, WatchKind } from '../poller/watch';
 
 type DbInteger = number | string;
 type DbJson<T> = T | string;
@@ -20,6 +20,8 @@ export interface WatchRecord {
   thread_ts: string | null;
   project_name: string;
   last_state: DbJson<Snapshot> | null;
+  /** Null on rows written before the card model was stored (migration 5). */
+  card: DbJson<CardModel> | null;
   last_change_at: DbInteger;
   next_poll_at: DbInteger;
   created_at: DbInteger;
@@ -69,6 +71,7 @@ export function toWatch(row: WatchRecord): Watch {
     channelId: row.channel_id,
     projectName: row.project_name,
     lastState: row.last_state === null ? undefined : fromJson(row.last_state),
+    ...(row.card !== null && row.card !== undefined && { card: fromJson(row.card) }),
     lastChangeAt: Number(row.last_change_at),
     nextPollAt: Number(row.next_poll_at),
     createdAt: Number(row.created_at),
@@ -124,7 +127,7 @@ export type NewWatchRecord = Pick<
   | 'next_poll_at'
   | 'created_at'
   | 'expires_at'
-> & { last_state: string | null };
+> & { last_state: string | null; card: string | null };
 
 export function toNewWatchRecord(watch: NewWatch): NewWatchRecord {
   return {
@@ -138,6 +141,7 @@ export function toNewWatchRecord(watch: NewWatch): NewWatchRecord {
     thread_ts: watch.threadTs ?? null,
     project_name: watch.projectName,
     last_state: watch.lastState === undefined ? null : JSON.stringify(watch.lastState),
+    card: watch.card === undefined ? null : JSON.stringify(watch.card),
     last_change_at: watch.lastChangeAt,
     next_poll_at: watch.nextPollAt,
     created_at: watch.createdAt,

@@ -16,7 +16,7 @@ import {
 import { parseErrorBody } from '../api/errors';
 import { code, escapeAndTruncate } from '../slack/mrkdwn';
 import { type SlackMessage, textMessage } from './blocks';
-import { statusLabel } from './archive';
+import { statusLabel } from '../kinds/recording';
 import { uncertainOutcome } from './errors';
 
 export type ArchiveOperation =

@@ -2,7 +2,7 @@
 import type { Layout } from '../api';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
 import { type KnownBlock, type SlackMessage, context, section } from './blocks';
-import { fallbackText } from './archive';
+import { fallbackText } from './blocks';
 
 export interface ArchiveRef {
   projectName: string;

@@ -1,248 +1,34 @@
 /**
- * Recordings (archives) as Slack shows them: the recording card (posted in the channel, kept up
- * to date by the poller, so it is a pure function of the archive and its context), list pages,
- * the `/record stop` choice, the delete confirmation and the download answer.
+ * Recordings (archives) in answers to one person: list pages, the `/record stop` choice, the
+ * delete confirmation and the download answer. The recording card is the kind's
+ * (src/kinds/recording.ts).
  *
  * Archive names and tags come from people, so they are escaped; download URLs are shown only
  * in the ephemeral download answer, never on a card.
  */
-import { formatBytes, formatDuration } from '../poller/messages';
-import type { ArchiveSnapshot, GoneSnapshot } from '../poller/snapshot';
-import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, clampPlain, context, fields, section } from './blocks';
-import { type ArchivePage, type ArchiveTarget } from './archive-values';
-import { ACTION, RECORD_ACTION, RECORD_BLOCK } from './ids';
+import {
+  type ArchiveCardData,
+  RUNNING_STATUSES,
+  archiveTitle,
+  deleteButton,
+  downloadButton,
+  durationText,
+  sessionText,
+  sizeText,
+  statusIcon,
+  statusLabel,
+  stopButton,
+  targetOf,
+} from '../kinds/recording';
+import { code, escapeAndTruncate, escapeMrkdwn } from '../slack/mrkdwn';
+import { type ArchivePage } from './archive-values';
+import { type KnownBlock, type SlackMessage, actions, button, context, fallbackText, section } from './blocks';
+import { formatBytes, formatDuration, slackTime } from './format';
+import { ACTION, RECORD_ACTION } from './ids';
 import { encodeValue } from './values';
 
-/** The fields of an archive the views read; the adapter's `Archive` has them all. */
-export interface ArchiveCardData {
-  id: string;
-  status: string;
-  sessionId: string;
-  /** ms since epoch */
-  createdAt: number;
-  /** seconds; 0 while started */
-  duration: number;
-  /** bytes; 0 until a file exists */
-  size: number;
-  name?: string | null;
-  reason?: string | null;
-  outputMode?: string;
-  resolution?: string | null;
-  streamMode?: string;
-  hasAudio?: boolean;
-  hasVideo?: boolean;
-  multiArchiveTag?: string | null;
-}
-
-export interface ArchiveCardContext {
-  projectName: string;
-  /** The alias the session was named by, if any. */
-  alias?: string;
-  /** The Slack user who started the recording, when known. */
-  startedBy?: string;
-  /** First line (mrkdwn, already escaped), e.g. "<@U1> started recording session `standup`." */
-  headline?: string;
-}
-
-/** Statuses during which a recording is in progress (Stop is offered). */
-export const RUNNING_STATUSES: readonly string[] = ['started', 'paused'];
-/** The only statuses from which the service deletes a recording. */
-export const DELETABLE_STATUSES: readonly string[] = ['available', 'uploaded'];
 /** Recordings per list page. */
 export const LIST_PAGE_SIZE = 20;
-
-const STATUS: Readonly<Record<string, { icon: string; label: string }>> = {
-  started: { icon: ':red_circle:', label: 'Recording' },
-  paused: { icon: ':double_vertical_bar:', label: 'Paused — nobody is publishing' },
-  stopped: { icon: ':black_square_for_stop:', label: 'Stopped — the file is being processed' },
-  available: { icon: ':white_check_mark:', label: 'Available to download' },
-  uploaded: { icon: ':outbox_tray:', label: 'Uploaded to the upload target' },
-  expired: { icon: ':hourglass:', label: 'Expired — no longer downloadable' },
-  failed: { icon: ':x:', label: 'Failed' },
-  deleted: { icon: ':wastebasket:', label: 'Deleted' },
-  gone: { icon: ':grey_question:', label: 'No longer known to the video service' },
-};
-
-const STOP_REASONS: Readonly<Record<string, string>> = {
-  'user initiated': 'stopped by a person',
-  'maximum duration exceeded': 'maximum duration reached (4 h per file)',
-  'maximum idle time exceeded': 'nobody published for too long',
-  'session ended': 'everyone left the session',
-  failure: 'the recording failed',
-};
-
-export function statusIcon(status: string): string {
-  return STATUS[status]?.icon ?? ':grey_question:';
-}
-
-export function statusLabel(status: string): string {
-  return STATUS[status]?.label ?? escapeAndTruncate(status, 50);
-}
-
-/**
- * Notification text from mrkdwn: bold, code and strike marks dropped, underscores kept (session
- * IDs are full of them); escapes stay, since Slack reads `text` as mrkdwn too.
- */
-export function fallbackText(mrkdwnText: string): string {
-  return clampPlain(mrkdwnText.replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2').replace(/[*`~]/g, ''), LIMITS.messageText);
-}
-
-/** A time Slack shows in each reader's own time zone; the fallback is UTC. */
-export function slackTime(ms: number): string {
-  const fallback = `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${fallback}>`;
-}
-
-function sessionText(sessionId: string, alias?: string): string {
-  return alias ? code(alias) : code(sessionId);
-}
-
-function archiveTitle(archive: Pick<ArchiveCardData, 'name'>, max = 200): string {
-  return archive.name ? `*${escapeAndTruncate(archive.name, max)}*` : '_untitled_';
-}
-
-function durationText(archive: ArchiveCardData): string {
-  if (archive.status === 'started') return 'recording…';
-  return formatDuration(archive.duration);
-}
-
-function sizeText(archive: ArchiveCardData): string {
-  if (archive.size > 0) return formatBytes(archive.size);
-  return RUNNING_STATUSES.includes(archive.status) || archive.status === 'stopped' ? 'no file yet' : '—';
-}
-
-function outputText(archive: ArchiveCardData): string {
-  if (archive.outputMode === 'individual') return 'One file per stream';
-  return `Composed, ${archive.resolution ?? '640x480'}`;
-}
-
-function streamsText(archive: ArchiveCardData): string {
-  const mode = archive.streamMode === 'manual' ? 'Chosen streams (manual)' : 'All streams (auto)';
-  const media = archive.hasVideo === false ? ' · audio only' : archive.hasAudio === false ? ' · video only' : '';
-  return mode + media;
-}
-
-function reasonText(reason: string): string {
-  return STOP_REASONS[reason] ?? escapeAndTruncate(reason, 200);
-}
-
-function targetOf(archive: ArchiveCardData, ctx: { projectName: string; alias?: string; startedBy?: string }, onCard: boolean): ArchiveTarget {
-  return {
-    p: ctx.projectName,
-    r: archive.id,
-    s: archive.sessionId,
-    ...(ctx.alias ? { a: ctx.alias } : {}),
-    ...(ctx.startedBy ? { u: ctx.startedBy } : {}),
-    ...(onCard ? { o: 'card' as const } : {}),
-  };
-}
-
-export function stopButton(archive: ArchiveCardData, target: ArchiveTarget): Button {
-  const title = archive.name ? `*${escapeAndTruncate(archive.name, 100)}*` : code(archive.id);
-  return button({
-    actionId: RECORD_ACTION.stop,
-    text: 'Stop recording',
-    style: 'danger',
-    value: encodeValue(target),
-    confirm: {
-      title: 'Stop this recording?',
-      text: `Recording ${title} of session ${sessionText(archive.sessionId, target.a)} stops now; the file is processed next.`,
-      confirm: 'Stop recording',
-      deny: 'Keep recording',
-      danger: true,
-    },
-  });
-}
-
-export function downloadButton(target: ArchiveTarget): Button {
-  return button({ actionId: RECORD_ACTION.download, text: 'Download', style: 'primary', value: encodeValue(target) });
-}
-
-export function deleteButton(archive: ArchiveCardData, target: ArchiveTarget): Button {
-  const what = archive.status === 'uploaded' ? 'The record is removed; the file in your upload target stays.' : 'The file is removed from the video service for good.';
-  return button({
-    actionId: RECORD_ACTION.delete,
-    text: 'Delete',
-    style: 'danger',
-    value: encodeValue(target),
-    confirm: {
-      title: 'Delete this recording?',
-      text: `${archive.name ? `*${escapeAndTruncate(archive.name, 100)}* ` : ''}(${code(archive.id)}): ${what}`,
-      confirm: 'Delete',
-      deny: 'Keep it',
-      danger: true,
-    },
-  });
-}
-
-/** The buttons a recording in this status offers (the role is checked on the click). */
-function cardButtons(archive: ArchiveCardData, target: ArchiveTarget): Button[] {
-  const buttons: Button[] = [];
-  if (RUNNING_STATUSES.includes(archive.status)) buttons.push(stopButton(archive, target));
-  if (archive.status === 'available') buttons.push(downloadButton(target));
-  if (DELETABLE_STATUSES.includes(archive.status)) buttons.push(deleteButton(archive, target));
-  return buttons;
-}
-
-/**
- * The recording card: status, name, duration, size, output, streams, who started it, and the
- * buttons its status allows. Pure, so the poller can redraw it from a fresh read.
- */
-export function archiveCard(archive: ArchiveCardData, ctx: ArchiveCardContext): SlackMessage {
-  const icon = statusIcon(archive.status);
-  const first = ctx.headline ?? `Recording ${archive.name ? `${archiveTitle(archive)} ` : ''}of session ${sessionText(archive.sessionId, ctx.alias)}`;
-  const facts = [
-    `*Status*\n${icon} ${statusLabel(archive.status)}`,
-    `*Name*\n${archive.name ? escapeAndTruncate(archive.name, 300) : '_none_'}`,
-    `*Duration*\n${durationText(archive)}`,
-    `*Size*\n${sizeText(archive)}`,
-  ];
-  // A redraw from the poller's snapshot does not know these; the card then leaves them out.
-  if (archive.outputMode !== undefined) facts.push(`*Output*\n${outputText(archive)}`);
-  if (archive.streamMode !== undefined) facts.push(`*Streams*\n${streamsText(archive)}`);
-  if (ctx.startedBy) facts.push(`*Started by*\n${userMention(ctx.startedBy)}`);
-  if (archive.multiArchiveTag) facts.push(`*Tag*\n${code(archive.multiArchiveTag)}`);
-  if (archive.reason && (archive.status === 'stopped' || archive.status === 'failed')) facts.push(`*Why it stopped*\n${reasonText(archive.reason)}`);
-  const blocks: KnownBlock[] = [
-    section(`${icon} ${first}`),
-    fields(facts),
-    context(
-      `Session ${sessionText(archive.sessionId, ctx.alias)}${ctx.alias ? ` (${code(archive.sessionId)})` : ''} · project *${escapeAndTruncate(ctx.projectName, 100)}* · recording ID ${code(archive.id)}${archive.createdAt > 0 ? ` · started ${slackTime(archive.createdAt)}` : ''}`,
-    ),
-  ];
-  const buttons = cardButtons(archive, targetOf(archive, ctx, true));
-  if (buttons.length > 0) blocks.push(actions(buttons, RECORD_BLOCK.cardActions));
-  const name = archive.name ? ` ${archive.name}` : '';
-  return {
-    text: fallbackText(escapeMrkdwn(`Recording${name} of session ${ctx.alias ?? archive.sessionId}: `) + statusLabel(archive.status)),
-    blocks,
-  };
-}
-
-/**
- * The card redrawn from what the poller keeps of a recording (its snapshot and the watch), for
- * the poller's card builders: the facts the snapshot does not hold are left out.
- */
-export function archiveCardFromSnapshot(
-  watch: { resourceId: string; sessionId: string; projectName: string },
-  snapshot: ArchiveSnapshot | GoneSnapshot,
-): SlackMessage {
-  const known = 'createdAt' in snapshot ? snapshot : undefined;
-  return archiveCard(
-    {
-      id: watch.resourceId,
-      sessionId: watch.sessionId,
-      status: snapshot.status,
-      createdAt: known?.createdAt ?? 0,
-      duration: known?.durationS ?? 0,
-      size: known?.sizeBytes ?? 0,
-      name: known?.name,
-      reason: known?.reason,
-    },
-    { projectName: watch.projectName },
-  );
-}
 
 /** One line per recording in lists and choices. */
 function listLine(archive: ArchiveCardData, showSession: boolean): string {

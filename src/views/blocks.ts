@@ -170,3 +170,11 @@ export function stripMrkdwn(text: string): string {
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2')
     .replace(/[*_~`]/g, '');
 }
+
+/**
+ * Notification text from mrkdwn: bold, code and strike marks dropped, underscores kept (session
+ * IDs are full of them); escapes stay, since Slack reads `text` as mrkdwn too.
+ */
+export function fallbackText(mrkdwnText: string): string {
+  return clampPlain(mrkdwnText.replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2').replace(/[*`~]/g, ''), LIMITS.messageText);
+}

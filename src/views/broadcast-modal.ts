@@ -8,7 +8,7 @@
  * the same block and action ids, and Slack keeps what was typed.
  */
 import { LAYOUT_TYPES, RESOLUTIONS, SCREENSHARE_LAYOUT_TYPES } from '../api';
-import { RTMP_URL_EXAMPLE } from '../commands/broadcast/rtmp';
+import { RTMP_URL_EXAMPLE } from '../kinds/broadcast';
 import { type KnownBlock, type ModalView, type PlainTextOption, LIMITS, actions, button, context, option, plain, section } from './blocks';
 import { ACTION, BROADCAST_BLOCK, CALLBACK } from './ids';
 

@@ -7,13 +7,13 @@
  */
 import type { ArchiveSnapshot, AudioSnapshot, SipSnapshot, Snapshot } from '../poller/snapshot';
 import type { Watch } from '../poller/watch';
-import { stopButton as archiveStopButton, downloadButton } from './archive';
+import { stopButton as archiveStopButton, downloadButton } from '../kinds/recording';
 import type { Button } from './blocks';
-import { stopButton as broadcastStopButton } from './broadcast';
-import { audioStopButton } from './audio';
-import { captionsStopButton } from './captions';
-import { renderStopButton } from './render';
-import { hangUpButton } from './sip';
+import { stopButton as broadcastStopButton } from '../kinds/broadcast';
+import { audioStopButton } from '../kinds/audio';
+import { captionsStopButton } from '../kinds/captions';
+import { renderStopButton } from '../kinds/composer';
+import { hangUpButton } from '../kinds/call';
 
 type Watched = Pick<Watch, 'kind' | 'resourceId' | 'sessionId' | 'projectName'>;
 

@@ -17,7 +17,7 @@ import {
   type Snapshot,
   discoveryKinds,
 } from '../poller/snapshot';
-import { formatBytes, formatDuration } from '../poller/messages';
+import { formatBytes, formatDuration } from './format';
 import { channelMention, code, escapeAndTruncate, escapeMrkdwn } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, LIMITS, actions, context, header, section } from './blocks';
 

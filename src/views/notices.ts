@@ -11,11 +11,13 @@ export interface SessionRef {
   alias?: string;
 }
 
-function sessionText(s: SessionRef): string {
+/** "session `standup`": the alias when there is one, else the ID. */
+export function sessionText(s: SessionRef): string {
   return s.alias ? `session ${code(s.alias)}` : `session ${code(s.sessionId)}`;
 }
 
-function footer(s: SessionRef): string {
+/** The context line of a card or notice: the project, and the raw session ID when an alias named it. */
+export function footer(s: SessionRef): string {
   const id = s.alias ? ` · session ID ${code(s.sessionId)}` : '';
   return `Project *${escapeAndTruncate(s.projectName, 100)}*${id}`;
 }

@@ -1,112 +1,23 @@
 /**
- * Composed web-page streams (Experience Composers): the in-channel card of a start, the details
- * of one (`/render show`), the list (`/render list`), the confirmation of `/render stop` and the
- * stop notice. Page addresses and names come from users: always escaped.
+ * Composed web-page streams (Experience Composers) in answers: the details of one
+ * (`/render show`), the list, the confirmation of `/render stop` and the stop notice. The card is
+ * the kind's (src/kinds/composer.ts). Page addresses and names come from users: always escaped.
  */
 import { z } from 'zod';
-import { formatDuration } from '../poller/messages';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn } from './blocks';
+import { type KnownBlock, type SlackMessage, LIMITS, actions, button, context, header, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
-import type { SessionRef } from './notices';
+import { type SessionRef, footer, sessionText } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
+import { type RenderView, detailFields, isRenderRunning, pageText, renderStatusText, renderStopButton } from '../kinds/composer';
 
 /** What a composer's Stop buttons carry: project, session and composer id. */
 export const RenderTargetSchema = SessionTargetSchema.extend({ i: z.string().min(1) });
 export type RenderTarget = z.output<typeof RenderTargetSchema>;
 
-/** The fields of a composer the views show (the adapter's `Render` has them all). */
-export interface RenderView {
-  id: string;
-  sessionId: string;
-  status: string;
-  url: string;
-  createdAt: number;
-  name?: string;
-  resolution?: string;
-  reason?: string;
-  streamId?: string;
-}
 
 /** Composers shown in one `/render list` answer. */
 export const MAX_RENDERS_LISTED = 20;
-
-const STATUS: Readonly<Record<string, string>> = {
-  starting: ':hourglass_flowing_sand: starting',
-  started: ':large_green_circle: live',
-  stopped: ':white_circle: stopped',
-  failed: ':x: failed',
-};
-
-const STOP_REASONS: Readonly<Record<string, string>> = {
-  'Stop Requested': 'stop requested',
-  'Max Duration Exceeded': 'maximum duration reached',
-};
-
-export function isRenderRunning(status: string): boolean {
-  return status === 'starting' || status === 'started';
-}
-
-export function renderStatusText(render: Pick<RenderView, 'status' | 'reason'>): string {
-  const status = STATUS[render.status] ?? escapeMrkdwn(render.status);
-  if (!render.reason) return status;
-  return `${status} (${STOP_REASONS[render.reason] ?? escapeAndTruncate(render.reason, 200)})`;
-}
-
-function sessionText(s: SessionRef): string {
-  return `session ${code(s.alias ?? s.sessionId)}`;
-}
-
-function footer(s: SessionRef): string {
-  return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
-}
-
-function pageText(url: string): string {
-  return escapeAndTruncate(url, 300);
-}
-
-/** "Stop" for a composer (Slack's confirm dialog first); also usable where only its id is known. */
-export function renderStopButton(s: SessionRef, render: Pick<RenderView, 'id'> & { url?: string }): Button {
-  return button({
-    actionId: ACTION.stopRender,
-    text: 'Stop',
-    style: 'danger',
-    value: encodeValue({ ...sessionTarget(s), i: render.id }),
-    accessibilityLabel: `Stop composer ${render.id}`,
-    confirm: {
-      title: 'Stop this composer?',
-      text: `${render.url ? `The page ${escapeAndTruncate(render.url, 150)}` : 'Its page'} stops being published into ${sessionText(s)}.`,
-      confirm: 'Stop',
-      danger: true,
-    },
-  });
-}
-
-function detailFields(render: RenderView, maxDurationS?: number): KnownBlock {
-  const items = [
-    `*Status*\n${renderStatusText(render)}`,
-    `*Resolution*\n${render.resolution ? escapeMrkdwn(render.resolution) : '1280x720'}`,
-    `*Stream name*\n${render.name ? escapeAndTruncate(render.name, 200) : '_none_'}`,
-  ];
-  if (maxDurationS !== undefined) items.push(`*Stops by itself*\nafter ${formatDuration(maxDurationS)}`);
-  items.push(`*Composer ID*\n${code(render.id)}`);
-  if (render.streamId) items.push(`*Stream ID*\n${code(render.streamId)}`);
-  return fields(items);
-}
-
-/** Posted in the channel when a composer starts; the watch replies in its thread. */
-export function renderCard(actor: string, s: SessionRef, render: RenderView, maxDurationS: number): SlackMessage {
-  const sentence = `${userMention(actor)} started publishing a web page into ${sessionText(s)}.`;
-  return {
-    text: stripMrkdwn(sentence),
-    blocks: [
-      section(`:frame_with_picture: ${sentence}\n*Page* ${pageText(render.url)}`),
-      detailFields(render, maxDurationS),
-      actions([renderStopButton(s, render)]),
-      context(`${footer(s)} · the page shows up as a stream once it has loaded`),
-    ],
-  };
-}
 
 /** `/render show <id>`: one composer, with Stop while it runs (ephemeral). */
 export function renderDetails(projectName: string, render: RenderView): SlackMessage {

@@ -4,11 +4,11 @@
  * card only says that credentials were used.
  */
 import { z } from 'zod';
-import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type Button, type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, fields, plain, section, stripMrkdwn } from './blocks';
+import { code, userMention } from '../slack/mrkdwn';
+import { type ModalView, type SlackMessage, LIMITS, context, plain, section, stripMrkdwn } from './blocks';
 import { ACTION, BLOCK, CALLBACK } from './ids';
-import type { SessionRef } from './notices';
-import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
+import { type SessionRef, footer, sessionText } from './notices';
+import { SessionTargetSchema } from './values';
 
 /** What the buttons of a call card carry: the session and the call's connection (and call id). */
 export const CallTargetSchema = SessionTargetSchema.extend({ c: z.string().min(1), i: z.string().optional() });
@@ -32,85 +32,6 @@ export function keyOfAction(actionId: string): string | undefined {
   if (!actionId.startsWith(ACTION.sipKeyPrefix)) return undefined;
   const key = actionId.slice(ACTION.sipKeyPrefix.length);
   return KEYS.has(key) ? key : undefined;
-}
-
-export interface DialFacts {
-  uri: string;
-  from?: string;
-  secure: boolean;
-  video: boolean;
-  observeForceMute: boolean;
-  /** Names of the custom SIP headers (their values are not shown). */
-  headerNames: readonly string[];
-  /** Digest credentials were given (never which). */
-  digestAuth: boolean;
-}
-
-export interface DialedCall {
-  id: string;
-  connectionId: string;
-  streamId: string;
-}
-
-function sessionText(s: SessionRef): string {
-  return `session ${code(s.alias ?? s.sessionId)}`;
-}
-
-function footer(s: SessionRef): string {
-  return `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
-}
-
-function optionsText(facts: DialFacts): string {
-  const options = [
-    facts.secure ? 'encrypted media' : undefined,
-    facts.video ? 'with video' : 'audio only',
-    facts.observeForceMute ? 'caller can toggle mute with *6' : undefined,
-    facts.digestAuth ? 'digest credentials' : undefined,
-    facts.headerNames.length > 0 ? `headers ${facts.headerNames.slice(0, 10).map(code).join(', ')}` : undefined,
-  ].filter((o): o is string => o !== undefined);
-  return options.join(' · ');
-}
-
-/** "Hang up" for a call: force-disconnects its connection (Slack's confirm dialog first). */
-export function hangUpButton(s: SessionRef, call: Pick<DialedCall, 'id' | 'connectionId'>, uri?: string): Button {
-  return button({
-    actionId: ACTION.sipHangUp,
-    text: 'Hang up',
-    style: 'danger',
-    value: encodeValue({ ...sessionTarget(s), c: call.connectionId, i: call.id }),
-    confirm: {
-      title: 'Hang up?',
-      text: `The call${uri ? ` to ${code(uri)}` : ''} is disconnected from ${sessionText(s)}.`,
-      confirm: 'Hang up',
-      danger: true,
-    },
-  });
-}
-
-/** The 4×3 keypad: one actions block per row, each key playing its tone to the call's connection. */
-export function keypadBlocks(s: SessionRef, connectionId: string): KnownBlock[] {
-  const value = encodeValue({ ...sessionTarget(s), c: connectionId });
-  return KEYPAD.map((row) => actions(row.map((key) => button({ actionId: keyActionId(key), text: key, value, accessibilityLabel: `Send ${key} to the call` }))));
-}
-
-/** Posted in the channel when a call is dialed: Hang up, then a 4×3 keypad. */
-export function callCard(actor: string, s: SessionRef, call: DialedCall, facts: DialFacts): SlackMessage {
-  const sentence = `${userMention(actor)} dialed ${code(facts.uri)} into ${sessionText(s)}.`;
-  const blocks: KnownBlock[] = [
-    section(`:telephone_receiver: ${sentence}`),
-    fields([
-      `*Caller ID*\n${facts.from ? code(facts.from) : '_not set_'}`,
-      `*Options*\n${optionsText(facts)}`,
-      `*Call ID*\n${code(call.id)}`,
-      `*Connection*\n${code(call.connectionId)}`,
-      `*Stream*\n${code(call.streamId)}`,
-    ]),
-    actions([hangUpButton(s, call, facts.uri)]),
-    context('*Keypad* — each key plays its tone to the call (for menus and PINs).'),
-    ...keypadBlocks(s, call.connectionId),
-    context(`${footer(s)} · a call ends after 5 minutes without media and after 6 hours at most`),
-  ];
-  return { text: stripMrkdwn(sentence), blocks };
 }
 
 export function hangUpNotice(actor: string, s: SessionRef, connectionId: string): SlackMessage {

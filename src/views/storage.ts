@@ -7,7 +7,7 @@
  */
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, option, plain, section } from './blocks';
-import { fallbackText } from './archive';
+import { fallbackText } from './blocks';
 import { type StorageTarget } from './archive-values';
 import { ACTION, RECORD_ACTION, RECORD_BLOCK, RECORD_CALLBACK } from './ids';
 import { encodeValue } from './values';

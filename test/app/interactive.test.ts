@@ -1,5 +1,5 @@
 /** End to end: the "Mute everyone" global shortcut and its modal, the session picker's options, App Home. */
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { ACTION, BLOCK, CALLBACK } from '../../src/views/ids';
 import { USERS, startTestApp, type TestApp } from '../harness/app';
 import { optionsProblems, sentPayloadProblems } from '../harness/block-kit';

@@ -146,9 +146,9 @@ describeWithChromium('the local page', () => {
     await card.getByRole('button', { name: 'Stop recording' }).click();
     await page.getByRole('dialog', { name: 'Stop this recording?' }).getByRole('button', { name: 'Stop recording' }).click();
     await card.getByRole('button', { name: 'Stop recording' }).waitFor({ state: 'detached' });
-    // Let the poller's report of the stop land here rather than during the next test.
+    // Let the thread's "Stopped by" land here rather than during the next test.
     const thread = page.locator('.thread-entry').filter({ hasText: name }).getByRole('region', { name: /^Thread of / });
-    await thread.getByText('Recording stopped on request').waitFor();
+    await thread.getByText(/^Stopped by /).waitFor();
   });
 
   test('Escape closes the open form', async () => {

@@ -1,6 +1,7 @@
 /** `/broadcast` grammar, RTMP output specs and option values (pure). */
 import { broadcastCommand } from '../../src/commands/broadcast';
-import { displayServerUrl, parseRtmpSpec, rtmpHost, serverUrlProblem } from '../../src/commands/broadcast/rtmp';
+import { rtmpHost } from '../../src/kinds/broadcast';
+import { displayServerUrl, parseRtmpSpec, serverUrlProblem } from '../../src/commands/broadcast/rtmp';
 import { startAuditTarget } from '../../src/commands/broadcast/start';
 import { parseBitrate, parseDurationSeconds, parseLayoutType, parseResolution } from '../../src/commands/broadcast/values';
 import { parseCommand, usageHint } from '../../src/commands/grammar';

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { TrackRequest } from '../../src/poller/track';
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { ACTION, BROADCAST_BLOCK, CALLBACK } from '../../src/views/ids';
 import { SIGNING_SECRET, TEAM, USERS, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { VideoClient } from '../../src/api';
 import type { TrackRequest } from '../../src/poller/track';
-import { BroadcastTargetSchema } from '../../src/views/broadcast';
+import { BroadcastTargetSchema } from '../../src/kinds/broadcast';
 import { ACTION } from '../../src/views/ids';
 import { decodeValue } from '../../src/views/values';
 import { CHANNEL, SIGNING_SECRET, TEAM, USERS, startTestApp, type TestApp } from '../harness/app';

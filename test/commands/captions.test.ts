@@ -137,13 +137,13 @@ describe('/captions', () => {
       let since = t.slack.mark();
       let tracked = nextTrack(t);
       await t.slash('/captions', 'start', { channel: 'C0CAPSTOP' });
-      const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP', { since });
+      const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since });
       await tracked;
       const captionsId = JSON.parse(buttonValue(card.body, ACTION.stopCaptions)).i as string;
 
       since = t.slack.mark();
       await t.slash('/captions', 'stop', { channel: 'C0CAPSTOP' });
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP', { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped live captions in session \`${seeded.sessionId}\` (\`${captionsId}\`)`);
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'Stop Requested' }));
       const [audit] = await t.store.listAudit(TEAM, 1);
@@ -157,14 +157,14 @@ describe('/captions', () => {
       since = t.slack.mark();
       tracked = nextTrack(t);
       await t.slash('/captions', 'start', { channel: 'C0CAPSTOP' });
-      const again = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP', { since });
+      const again = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since });
       await tracked;
       const secondId = JSON.parse(buttonValue(again.body, ACTION.stopCaptions)).i as string;
       expect(secondId).not.toBe(captionsId);
       // And `stop` now means the newest captions.
       since = t.slack.mark();
       await t.slash('/captions', 'stop', { channel: 'C0CAPSTOP' });
-      await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP', { since });
+      await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since });
       expect(t.emulator.control.getCaptions(t.project.apiKey, secondId).status).toBe('stopped');
     });
 

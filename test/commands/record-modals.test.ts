@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { VideoValidationError } from '../../src/api';
 import { checkStartForm, errorsFromValidation } from '../../src/actions/record-start';
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import type { TrackRequest } from '../../src/poller/track';
 import { EMPTY_START_FORM } from '../../src/views/archive-modal';
 import { ACTION, BLOCK, RECORD_ACTION, RECORD_BLOCK, RECORD_CALLBACK } from '../../src/views/ids';

@@ -230,7 +230,7 @@ describe('/record', () => {
       const since = t.slack.mark();
       const trackedNow = nextTracked();
       await t.slash('/record', `stop ${archiveId}`);
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped recording *Retro* (\`${archiveId}\`) of session \`${seeded.sessionId}\``);
       expect(archive(archiveId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'user initiated' }));
       const track = await trackedNow;
@@ -424,7 +424,7 @@ describe('/record', () => {
 
       const since = t.slack.mark();
       await t.click(RECORD_ACTION.delete, buttonValue(confirm.body, RECORD_ACTION.delete), { user: USERS.admin, responseUrl: res.responseUrl });
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`<@${USERS.admin}> deleted recording *Old* (\`${archiveId}\`)`);
       expect(archive(archiveId).status).toBe('deleted');
       expect(renderedText((await res.waitForResponse((r) => r.body.replace_original === true)).body)).toContain('was deleted');
@@ -474,7 +474,7 @@ describe('/record', () => {
       const { archiveId } = await startTyped(seeded.sessionId);
       const since = t.slack.mark();
       await t.slash('/record', `layout ${archiveId} --layout bestfit --screenshare pip`);
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`changed the layout of recording \`${archiveId}\` to \`bestFit\`, \`pip\` while a screen is shared`);
       expect(archive(archiveId).layout).toEqual({ type: 'bestFit', screenshareType: 'pip' });
     });
@@ -496,7 +496,7 @@ describe('/record', () => {
       const { archiveId } = await startTyped(`${seeded.sessionId} --manual`);
       let since = t.slack.mark();
       await t.slash('/record', `add ${archiveId} ${seeded.streams[0]} --audio-only`);
-      const added = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      const added = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(added.body)).toContain(`added stream \`${seeded.streams[0]}\` (audio only) to recording \`${archiveId}\``);
       expect(archive(archiveId).selectedStreams).toEqual([{ streamId: seeded.streams[0], hasAudio: true, hasVideo: false }]);
 

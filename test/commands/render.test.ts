@@ -201,7 +201,7 @@ describe('/render', () => {
 
       const since = t.slack.mark();
       await t.click(ACTION.confirmRenderStop, buttonValue(confirm.body, ACTION.confirmRenderStop), { responseUrl: res.responseUrl });
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped composer \`${renderId}\` in session \`${seeded.sessionId}\``);
       expect(t.emulator.control.getRender(t.project.apiKey, renderId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'Stop Requested' }));
       const replaced = await res.waitForResponse((r) => r.body.replace_original === true);

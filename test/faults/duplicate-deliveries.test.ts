@@ -5,7 +5,7 @@
  * delivery finished, while it is still running, or at another replica sharing the PostgreSQL
  * store. The copy is answered 200 with an empty body.
  */
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { ACTION, BLOCK, CALLBACK, RECORD_ACTION } from '../../src/views/ids';
 import { CHANNEL, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';

@@ -6,7 +6,7 @@
  * failing Web API — a change is made once and announced at most once (a card whose answer was
  * lost is looked for before it is posted again), and the app goes on.
  */
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { ACTION, BLOCK, CALLBACK } from '../../src/views/ids';
 import { CHANNEL, USERS, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';

@@ -12,7 +12,7 @@ import { readStartForm as readBroadcastForm } from '../../src/actions/broadcast-
 import { readDialCredentials } from '../../src/actions/dial';
 import { readMuteEveryoneForm } from '../../src/actions/mute-everyone';
 import { readLayoutChanges } from '../../src/actions/streams';
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import type { ModalView } from '../../src/views/blocks';
 import { EMPTY_START_FORM, recordStartModal } from '../../src/views/archive-modal';
 import { MAX_RTMP_ROWS, broadcastStartModal, parseStartMetadata as parseBroadcastMetadata } from '../../src/views/broadcast-modal';

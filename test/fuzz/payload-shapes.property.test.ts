@@ -7,7 +7,7 @@
  * wait for an ack; the process sees no unhandled rejection; and afterwards a command still works.
  */
 import fc from 'fast-check';
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { ACTION, BLOCK, CALLBACK } from '../../src/views/ids';
 import { CHANNEL, SIGNING_SECRET, TEAM, USERS, slashCommandFields, startTestApp, type TestApp } from '../harness/app';
 import { signBody, signedEvent, signedInteraction } from '../harness/signing';

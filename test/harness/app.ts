@@ -98,7 +98,8 @@ export interface TestApp {
   /** Sends a signed slash command. */
   slash(command: string, text: string, actor?: Actor): Promise<SlashResult>;
   /** Clicks a button (block_actions) on a message that carried `responseUrl`. */
-  click(actionId: string, value: string | undefined, actor?: Actor & { responseUrl?: string; triggerId?: string }): Promise<{ status: number; responseId: string }>;
+  /** `messageTs`: the click is on that in-channel message (a card) rather than on an ephemeral one. */
+  click(actionId: string, value: string | undefined, actor?: Actor & { responseUrl?: string; triggerId?: string; messageTs?: string }): Promise<{ status: number; responseId: string }>;
   /** Submits a modal; returns the ack body (response_action…). */
   submitView(view: SubmittedView, actor?: Actor): Promise<{ status: number; body: unknown }>;
   shortcut(callbackId: string, actor?: Actor): Promise<{ status: number; triggerId: string }>;
@@ -246,7 +247,7 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
     };
   }
 
-  async function click(actionId: string, value: string | undefined, actor: Actor & { responseUrl?: string; triggerId?: string } = {}) {
+  async function click(actionId: string, value: string | undefined, actor: Actor & { responseUrl?: string; triggerId?: string; messageTs?: string } = {}) {
     const { user, channel, team } = who(actor);
     const responseUrl = actor.responseUrl ?? slack.newResponseUrl();
     const payload = {
@@ -254,7 +255,8 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
       user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: team },
       api_app_id: 'A0VIDOPS',
       token: 'legacy-verification-token',
-      container: { type: 'message', message_ts: '1700000000.000100', channel_id: channel, is_ephemeral: true },
+      container: { type: 'message', message_ts: actor.messageTs ?? '1700000000.000100', channel_id: channel, is_ephemeral: actor.messageTs === undefined },
+      ...(actor.messageTs !== undefined && { message: { type: 'message', ts: actor.messageTs } }),
       trigger_id: actor.triggerId ?? nextTrigger(),
       team: { id: team, domain: 'vidops-test' },
       enterprise: null,

@@ -104,11 +104,13 @@ describe('local mode', () => {
     local.emulator!.control.setTransitions({ archiveProcessingMs: 3_600_000 });
     const stop = findButton(card, RECORD_ACTION.stop);
     expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: card.ts }, actionId: RECORD_ACTION.stop, blockId: stop.blockId })).toEqual({ ok: true });
-    await page.waitFor((s) => (repliesTo(card)(s).includes('Recording stopped on request') ? true : undefined), 'stopped reply');
+    // The click redraws the card at once and says who stopped it in the thread; the poller does not repeat it.
+    const stoppedBy = `Stopped by <@${LOCAL_USER.id}>`;
+    await page.waitFor((s) => (repliesTo(card)(s).includes(stoppedBy) ? true : undefined), 'stopped reply');
 
     expect(await page.post('/local/emulator/advance', { seconds: 3_600 })).toEqual(expect.objectContaining({ ok: true }));
     const replies = await page.waitFor((s) => (repliesTo(card)(s).some((t) => t.startsWith('Recording available')) ? repliesTo(card)(s) : undefined), 'available reply');
-    expect(replies).toEqual(['Recording stopped on request', expect.stringMatching(/^Recording available — /)]);
+    expect(replies).toEqual([stoppedBy, expect.stringMatching(/^Recording available — /)]);
     const redrawn = await page.waitFor((s) => s.messages.find((m) => m.ts === card.ts && /Available to download$/.test(m.text)), 'redrawn card');
     expect(redrawn.edited).toBe(true);
   });
@@ -148,7 +150,8 @@ describe('local mode', () => {
     const thread = await client.conversations.replies({ channel: CHANNEL, ts: card.ts, include_all_metadata: true });
     const replies = thread.messages!.slice(1) as Array<{ metadata?: { event_type?: string } }>;
     expect(replies.length).toBe(2);
-    expect(replies.every((m) => typeof m.metadata?.event_type === 'string')).toBe(true);
+    // The first is the click's own "Stopped by"; the poller's notification carries its metadata.
+    expect(typeof replies[1]?.metadata?.event_type).toBe('string');
     const withoutMetadata = await client.conversations.replies({ channel: CHANNEL, ts: card.ts });
     expect(withoutMetadata.messages!.some((m) => 'metadata' in m)).toBe(false);
     await expect(client.views.open({ trigger_id: 'made-up', view: { type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] } })).rejects.toThrow(/invalid_trigger_id/);

@@ -120,7 +120,7 @@ describe('poller end to end: one reply per change, the card kept up to date', ()
     await poller.step(3_000);
     await poller.step(3_000);
     expect(threadTexts(t, ts)).toEqual(['Composer started', ':x: Composer failed: page crashed']);
-    expect(card(t, ts).text).toBe('Composer “Whiteboard”: failed');
+    expect(card(t, ts).text).toBe(`Composer “Whiteboard” in session ${seeded.sessionId}: failed`);
     expect(JSON.stringify(card(t, ts).blocks)).not.toContain(ACTION.stopRender);
   });
 
@@ -135,7 +135,8 @@ describe('poller end to end: one reply per change, the card kept up to date', ()
     await poller.step(100_000);
     await poller.step(60_000);
     expect(threadTexts(t, ts)).toEqual(['Live captions ended: maximum duration reached (5 min)']);
-    expect(card(t, ts).text).toBe(`Live captions ${started.captionsId.slice(0, 8)}…: ended`);
+    expect(card(t, ts).text).toBe(`Live captions in session ${seeded.sessionId} — ended.`);
+    expect(JSON.stringify(card(t, ts).blocks)).not.toContain(ACTION.stopCaptions);
     expect(t.slack.messages(CHANNEL).find((m) => m.ts === ts)?.updates).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
-import { formatBytes, formatDuration, messageFor, replyText, resourceLabel } from '../../src/poller/messages';
+import { messageFor, replyText, resourceLabel } from '../../src/poller/messages';
+import { formatBytes, formatDuration } from '../../src/views/format';
 import { broadcastSnapshot } from '../../src/poller/snapshot';
 import { type Severity, type Transition, type TransitionEvent, diff } from '../../src/poller/transitions';
 import { broadcast } from './fakes';
@@ -43,7 +44,7 @@ describe('messageFor', () => {
     [{ type: 'archive-resumed' }, 'Recording resumed'],
     [{ type: 'archive-stopped', reason: 'maximum duration exceeded' }, 'Recording stopped: maximum duration reached (4 h)'],
     [{ type: 'archive-stopped', reason: 'maximum idle time exceeded' }, 'Recording stopped: nobody published for too long'],
-    [{ type: 'archive-stopped', reason: 'session ended' }, 'Recording stopped: the session ended'],
+    [{ type: 'archive-stopped', reason: 'session ended' }, 'Recording stopped: everyone left the session'],
     [{ type: 'archive-stopped', reason: 'user initiated' }, 'Recording stopped on request'],
     [{ type: 'archive-stopped' }, 'Recording stopped'],
     [{ type: 'archive-available', durationS: 720, sizeBytes: 84_000_000 }, 'Recording available — 12 min, 84 MB'],

@@ -96,7 +96,7 @@ async function busyWorld(service: FakeVideoService, store: MemoryWatchStore): Pr
         'Recording resumed',
         ':warning: Recording paused: nobody is publishing',
         'Recording resumed',
-        ':warning: Recording stopped: the session ended',
+        ':warning: Recording stopped: everyone left the session',
         'Recording available — 10 min, 5 MB',
       ],
     );

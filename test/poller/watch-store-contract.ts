@@ -284,6 +284,26 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         expect(watch).toMatchObject({ nextPollAt: T0 + 1_000, repollRequested: false });
       });
 
+      it('keeps the card model with the watch; an action writes it (and the state it left) whatever the lease', async () => {
+        const card = { v: 1, context: { startedBy: 'U1', alias: 'standup', resolution: '1280x720' }, actions: [] };
+        await store.addWatch(newWatch('w', { card }));
+        await store.addWatch(newWatch('old'));
+        expect((await store.getWatch('w'))?.card).toEqual(card);
+        expect((await store.getWatch('old'))?.card).toBeUndefined();
+        const claimed = await store.claimDue('p', T0, 2, LEASE);
+        expect(claimed.find((w) => w.id === 'w')?.card).toEqual(card);
+
+        const stopped = { ...card, actions: [{ action: 'stop', by: 'U2', at: T0 + 10 }] };
+        const state = { status: 'stopped', createdAt: T0, durationS: 5, sizeBytes: 0 };
+        expect(await store.updateCard('w', { card: stopped, state, at: T0 + 10 })).toBe(true);
+        expect(await store.getWatch('w')).toMatchObject({ card: stopped, lastState: state, lastChangeAt: T0 + 10, leaseOwner: 'p' });
+        // Without a state only the model changes; ended watches take it too (a delete after "available").
+        await store.endWatch('w', T0 + 20);
+        expect(await store.updateCard('w', { card, at: T0 + 30 })).toBe(true);
+        expect(await store.getWatch('w')).toMatchObject({ card, lastState: state, lastChangeAt: T0 + 10, endedAt: T0 + 20 });
+        expect(await store.updateCard('missing', { card, at: T0 })).toBe(false);
+      });
+
       it('ends a watch on request, even while leased: the poll in flight then writes nothing', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);

@@ -8,7 +8,7 @@
  * (#staging uses staging, configured; #default has nothing bound, so the default project prod);
  * a project grant holds anywhere on its project; a shortcut and its form have no acting channel.
  */
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import type { ModalView } from '../../src/views/blocks';
 import { EMPTY_START_FORM, recordStartModal } from '../../src/views/archive-modal';
 import { broadcastStartModal } from '../../src/views/broadcast-modal';

@@ -8,7 +8,7 @@
  * channel), and the policy can grant a role on a project wherever its holder acts.
  */
 import { ACTION, BLOCK, CALLBACK } from '../../src/views/ids';
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { TEAM, USERS, startTestApp, type TestApp } from '../harness/app';
 import { renderedText } from '../harness/text';
 

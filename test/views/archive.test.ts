@@ -14,11 +14,9 @@ import {
 } from '../../src/api';
 import { recordCommand } from '../../src/commands/record';
 import { parseCommand } from '../../src/commands/grammar';
+import { type ArchiveCardData } from '../../src/kinds/recording';
 import {
-  type ArchiveCardData,
   LIST_PAGE_SIZE,
-  archiveCard,
-  archiveCardFromSnapshot,
   archiveListMessage,
   deleteConfirmCard,
   downloadMessage,
@@ -27,12 +25,10 @@ import {
 } from '../../src/views/archive';
 import { type ArchiveErrorContext, ROUTED_ONLY, archiveStatusMessage, describeArchiveError } from '../../src/views/archive-errors';
 import { EMPTY_START_FORM, recordStartModal } from '../../src/views/archive-modal';
-import { recordingDeletedNotice, recordingLayoutNotice, recordingStartedHeadline, recordingStoppedNotice, recordingStreamNotice } from '../../src/views/archive-notices';
-import { ArchiveTargetSchema } from '../../src/views/archive-values';
+import { recordingDeletedNotice, recordingLayoutNotice, recordingStoppedNotice, recordingStreamNotice } from '../../src/views/archive-notices';
 import { commandHelp } from '../../src/views/help';
 import { RECORD_ACTION, RECORD_BLOCK } from '../../src/views/ids';
 import { displayHost, storageClearConfirmCard, storageModal, storageSetNotice } from '../../src/views/storage';
-import { decodeValue } from '../../src/views/values';
 import { messageProblems, modalProblems } from '../harness/block-kit';
 import { findElements, renderedText, visibleText } from '../harness/text';
 
@@ -61,7 +57,6 @@ function recording(overrides: Partial<ArchiveCardData> = {}): ArchiveCardData {
   };
 }
 
-const ctx = { projectName: 'prod', alias: 'standup', startedBy: 'U0MOD' };
 const buttons = (payload: unknown) => ({
   stop: findElements(payload, RECORD_ACTION.stop).length,
   download: findElements(payload, RECORD_ACTION.download).length,
@@ -74,96 +69,6 @@ function expectNoInjection(payload: unknown): void {
   expect(text).not.toContain('<@U999');
   expect(text).not.toContain('<https://evil');
 }
-
-describe('archiveCard', () => {
-  it.each([
-    ['started', { stop: 1, download: 0, delete: 0 }, 'Recording'],
-    ['paused', { stop: 1, download: 0, delete: 0 }, 'Paused — nobody is publishing'],
-    ['stopped', { stop: 0, download: 0, delete: 0 }, 'Stopped — the file is being processed'],
-    ['available', { stop: 0, download: 1, delete: 1 }, 'Available to download'],
-    ['uploaded', { stop: 0, download: 0, delete: 1 }, 'Uploaded to the upload target'],
-    ['expired', { stop: 0, download: 0, delete: 0 }, 'Expired — no longer downloadable'],
-    ['failed', { stop: 0, download: 0, delete: 0 }, 'Failed'],
-    ['deleted', { stop: 0, download: 0, delete: 0 }, 'Deleted'],
-  ])('%s: the buttons its status allows, within Block Kit limits', (status, expected, label) => {
-    const card = archiveCard(recording({ status, duration: status === 'started' ? 0 : 754, size: status === 'started' ? 0 : 8_400_000 }), ctx);
-    expect(messageProblems(card)).toEqual([]);
-    expect(buttons(card)).toEqual(expected);
-    expect(renderedText(card)).toContain(`*Status*\n`);
-    expect(renderedText(card)).toContain(label);
-  });
-
-  it('shows name, duration, human size, output, streams, who started it, tag and why it stopped', () => {
-    const text = renderedText(archiveCard(recording({ status: 'stopped', duration: 754, size: 8_400_000, reason: 'maximum duration exceeded', multiArchiveTag: 'main' }), ctx));
-    expect(text).toContain('*Name*\nWeekly review');
-    expect(text).toContain('*Duration*\n13 min');
-    expect(text).toContain('*Size*\n8.4 MB');
-    expect(text).toContain('*Output*\nComposed, 1280x720');
-    expect(text).toContain('*Streams*\nAll streams (auto)');
-    expect(text).toContain('*Started by*\n<@U0MOD>');
-    expect(text).toContain('*Tag*\n`main`');
-    expect(text).toContain('*Why it stopped*\nmaximum duration reached (4 h per file)');
-    expect(text).toContain('Session `standup`');
-    expect(text).toContain(`recording ID \`${ID}\``);
-  });
-
-  it('says recording while started, “no file yet” before a file exists, and audio only / one file per stream', () => {
-    const text = renderedText(archiveCard(recording({ outputMode: 'individual', resolution: undefined, streamMode: 'manual', hasVideo: false }), ctx));
-    expect(text).toContain('*Duration*\nrecording…');
-    expect(text).toContain('*Size*\nno file yet');
-    expect(text).toContain('*Output*\nOne file per stream');
-    expect(text).toContain('*Streams*\nChosen streams (manual) · audio only');
-  });
-
-  it('escapes names and tags, and stays within limits with a huge name', () => {
-    const card = archiveCard(recording({ name: `${EVIL} ${LONG}`, multiArchiveTag: EVIL, status: 'available', size: 1 }), { ...ctx, alias: EVIL });
-    expect(messageProblems(card)).toEqual([]);
-    expectNoInjection(card);
-    expect(card.text.length).toBeLessThanOrEqual(3000);
-    expect(card.text).not.toContain('<!channel>');
-  });
-
-  it('keeps underscores of session IDs in the notification text', () => {
-    const card = archiveCard(recording(), { projectName: 'prod' });
-    expect(card.text).toContain(SESSION_ID);
-  });
-
-  it('buttons carry the project, the recording, the session and who started it, marked as on a card', () => {
-    const card = archiveCard(recording(), ctx);
-    const value = decodeValue(ArchiveTargetSchema, findElements(card, RECORD_ACTION.stop)[0]!.value as string);
-    expect(value).toEqual({ p: 'prod', r: ID, s: SESSION_ID, a: 'standup', u: 'U0MOD', o: 'card' });
-    const stop = findElements(card, RECORD_ACTION.stop)[0]!;
-    expect(stop).toEqual(expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ style: 'danger' }) }));
-  });
-
-  it('uses the given headline', () => {
-    const card = archiveCard(recording(), { ...ctx, headline: recordingStartedHeadline('U0MOD', { sessionId: SESSION_ID, alias: 'standup' }) });
-    expect(renderedText(card)).toContain(':red_circle: <@U0MOD> started recording session `standup`.');
-  });
-});
-
-describe('archiveCardFromSnapshot (the poller’s redraw)', () => {
-  const watch = { resourceId: ID, sessionId: SESSION_ID, projectName: 'prod' };
-
-  it('draws what the snapshot knows and leaves out what it does not', () => {
-    const card = archiveCardFromSnapshot(watch, { status: 'available', createdAt: Date.parse('2026-11-02T17:00:00Z'), durationS: 3600, sizeBytes: 84_000_000, name: 'Board' });
-    expect(messageProblems(card)).toEqual([]);
-    const text = renderedText(card);
-    expect(text).toContain('Available to download');
-    expect(text).toContain('*Duration*\n1 h');
-    expect(text).toContain('*Size*\n84 MB');
-    expect(text).not.toContain('*Output*');
-    expect(text).not.toContain('*Streams*');
-    expect(buttons(card)).toEqual({ stop: 0, download: 1, delete: 1 });
-  });
-
-  it('a recording the service no longer knows', () => {
-    const card = archiveCardFromSnapshot(watch, { status: 'gone' });
-    expect(messageProblems(card)).toEqual([]);
-    expect(renderedText(card)).toContain('No longer known to the video service');
-    expect(renderedText(card)).not.toContain('started <!date');
-  });
-});
 
 describe('lists and answers', () => {
   it('a full page with long names stays within limits and offers More with the next offset', () => {

@@ -4,21 +4,9 @@ import { VideoValidationError } from '../../src/api';
 import { readStartForm, blockForField } from '../../src/actions/broadcast-form';
 import { broadcastCommand } from '../../src/commands/broadcast';
 import { commandHelp } from '../../src/views/help';
-import { encodeSessionOption } from '../../src/commands/session-ref';
-import {
-  BroadcastTargetSchema,
-  MAX_BROADCASTS_IN_LIST,
-  broadcastCard,
-  broadcastCardFromSnapshot,
-  broadcastLayoutNotice,
-  broadcastListMessage,
-  broadcastStoppedNotice,
-  broadcastStreamNotice,
-  formatBitrate,
-  outputsSummary,
-  stopChoiceCard,
-  stopConfirmCard,
-} from '../../src/views/broadcast';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
+import { BroadcastTargetSchema, broadcastCard, formatBitrate } from '../../src/kinds/broadcast';
+import { MAX_BROADCASTS_IN_LIST, broadcastLayoutNotice, broadcastListMessage, broadcastStoppedNotice, broadcastStreamNotice, outputsSummary, stopChoiceCard, stopConfirmCard } from '../../src/views/broadcast';
 import { describeBroadcastError, validationSentence } from '../../src/views/broadcast-errors';
 import { MAX_RTMP_ROWS, broadcastStartModal, parseStartMetadata } from '../../src/views/broadcast-modal';
 import { ACTION, BROADCAST_BLOCK, CALLBACK } from '../../src/views/ids';
@@ -138,31 +126,6 @@ describe('broadcastCard', () => {
 
   it('can leave the Stop button out (read-only copies)', () => {
     expect(findElements(broadcastCard(broadcast(), { ...ctx, stopButton: false }), ACTION.broadcastStop)).toEqual([]);
-  });
-});
-
-describe('broadcastCardFromSnapshot (the poller\'s redraw)', () => {
-  const watch = { resourceId: broadcast().id, sessionId: broadcast().sessionId, projectName: 'prod' };
-
-  it('shows the statuses the snapshot holds, points to show for the URL, keeps Stop while running', () => {
-    const card = broadcastCardFromSnapshot(watch, { status: 'started', createdAt: T0, maxDurationS: 3600, hls: 'live', rtmp: { yt: 'live', own: 'offline' }, observedAt: T0 + 1000 });
-    expect(messageProblems(card)).toEqual([]);
-    const text = renderedText(card);
-    expect(text).toContain('*HLS* :large_green_circle: live');
-    expect(text).toContain(`\`/broadcast show ${broadcast().id}\``);
-    expect(text).toContain('`yt` — :large_green_circle: live · _key hidden_');
-    expect(text).toContain('`own` — :red_circle: offline');
-    expect(text).toContain('1 h');
-    expect(findElements(card, ACTION.broadcastStop)).toHaveLength(1);
-  });
-
-  it('stopped or gone: no button', () => {
-    for (const snapshot of [{ status: 'stopped', createdAt: T0, rtmp: {}, observedAt: T0 }, { status: 'gone' as const }]) {
-      const card = broadcastCardFromSnapshot(watch, snapshot);
-      expect(messageProblems(card)).toEqual([]);
-      expect(renderedText(card)).toContain('Broadcast stopped');
-      expect(findElements(card, ACTION.broadcastStop)).toEqual([]);
-    }
   });
 });
 

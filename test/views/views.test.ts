@@ -2,7 +2,7 @@ import { VideoApiError, VideoAuthError, VideoConflictError, VideoConnectionError
 import { COMMANDS } from '../../src/commands';
 import { muteCommand } from '../../src/commands/mute';
 import { parseCommand } from '../../src/commands/grammar';
-import { encodeSessionOption } from '../../src/commands/session-ref';
+import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { sessionCommand } from '../../src/commands/session';
 import { auditChannelMessage, auditListMessage } from '../../src/views/audit';
 import { clampMrkdwn, stripMrkdwn, textMessage } from '../../src/views/blocks';

@@ -1,6 +1,6 @@
 /**
  * `/broadcast stop|list|show|layout|add|remove`: everything after the start. Reads answer only the
- * asker; changes go through `performStateChange` (call → audit → in-channel notice). Stopping
+ * asker; changes go through `performChange` (call → audit → cards → in-channel notice). Stopping
  * asks first: the typed form answers with a confirmation card whose button opens Slack's
  * confirm dialog (`src/actions/broadcast.ts` does the stop).
  */
@@ -9,21 +9,15 @@ import { type Broadcast, VideoNotFoundError } from '../../api';
 import { code } from '../../slack/mrkdwn';
 import { replyEphemeral } from '../../slack/respond';
 import { context, warning } from '../../views/blocks';
-import {
-  MAX_BROADCASTS_IN_LIST,
-  broadcastCard,
-  broadcastLayoutNotice,
-  broadcastListMessage,
-  broadcastStreamNotice,
-  stopChoiceCard,
-  stopConfirmCard,
-} from '../../views/broadcast';
+import { broadcastContext, broadcastKind } from '../../kinds/broadcast';
+import { broadcastSnapshot } from '../../poller/snapshot';
+import { MAX_BROADCASTS_IN_LIST, broadcastLayoutNotice, broadcastListMessage, broadcastStreamNotice, stopChoiceCard, stopConfirmCard } from '../../views/broadcast';
 import { type BroadcastErrorContext, broadcastErrorMessage } from '../../views/broadcast-errors';
-import type { Interaction } from '../command';
+import type { Interaction } from '../../interaction/interaction';
 import { defineSubcommand } from '../command';
 import { identifier, projectFlag, projectName, sessionRef } from '../grammar';
-import { performStateChange } from '../perform';
-import { resolveProject, resolveSession } from '../session-ref';
+import { performChange } from '../../interaction/change';
+import { resolveProject, resolveSession } from '../../interaction/session-ref';
 import { LAYOUT_TYPE_LIST, SCREENSHARE_TYPE_LIST, layoutProblem, parseLayoutType, parseScreenshareType } from './values';
 
 const broadcastId = identifier('a broadcast ID');
@@ -153,7 +147,15 @@ const showSub = defineSubcommand({
     try {
       const broadcast = await ix.services.projects.client(projectName).broadcasts.get(args.broadcastId);
       const alias = (await aliasesOf(ix, projectName)).get(broadcast.sessionId);
-      const card = broadcastCard(broadcast, { projectName, ...(alias ? { alias } : {}) });
+      const card = broadcastKind.render({
+        resourceId: broadcast.id,
+        sessionId: broadcast.sessionId,
+        projectName,
+        state: broadcastSnapshot(broadcast, ix.services.clock()),
+        context: broadcastContext(broadcast, alias ? { alias } : {}),
+        actions: [],
+        now: ix.services.clock(),
+      });
       await replyEphemeral(ix, { text: card.text, blocks: [...card.blocks, context('Only you can see this.')] });
     } catch (error) {
       if (!(error instanceof VideoNotFoundError)) ix.logger.warn('reading a broadcast failed', { error });
@@ -210,13 +212,14 @@ const layoutSub = defineSubcommand({
     if (!project.ok) return replyEphemeral(ix, warning(project.message));
     const projectName = project.value.projectName;
     const aliases = await aliasesOf(ix, projectName);
-    const done = await performStateChange(
+    await performChange(
       ix,
       {
         command: '/broadcast layout',
         target: `broadcast ${args.broadcastId} layout ${args.layout.type}${args.layout.screenshareType ? ` screenshare ${args.layout.screenshareType}` : ''}`,
         projectName,
-        errorContext: { operation: 'create-session' },
+        failure: async (error) => broadcastErrorMessage(error, { operation: 'layout', project: projectName, broadcastId: args.broadcastId }),
+        card: () => ({ kind: 'broadcast', resourceId: args.broadcastId, action: 'layout', detail: args.layout.type }),
         call: async (video) => {
           const broadcast = await video.broadcasts.get(args.broadcastId);
           await video.broadcasts.setLayout(args.broadcastId, args.layout);
@@ -227,9 +230,7 @@ const layoutSub = defineSubcommand({
           return broadcastLayoutNotice(ix.userId, broadcast, { projectName, ...(alias ? { alias } : {}) }, args.layout);
         },
       },
-      { quiet: true },
     );
-    if (!done.ok) await replyEphemeral(ix, broadcastErrorMessage(done.error, { operation: 'layout', project: projectName, broadcastId: args.broadcastId }));
   },
 });
 
@@ -293,13 +294,15 @@ async function changeStreams(
   const projectName = project.value.projectName;
   const aliases = await aliasesOf(ix, projectName);
   const media = args.audioOnly ? ('audio only' as const) : args.videoOnly ? ('video only' as const) : undefined;
-  const done = await performStateChange(
+  await performChange(
     ix,
     {
       command: change === 'added' ? '/broadcast add' : '/broadcast remove',
       target: `stream ${args.streamId} ${change === 'added' ? 'to' : 'from'} broadcast ${args.broadcastId}`,
       projectName,
-      errorContext: { operation: 'create-session' },
+      failure: async (error) =>
+        broadcastErrorMessage(error, { operation: change === 'added' ? 'add-stream' : 'remove-stream', project: projectName, broadcastId: args.broadcastId, streamId: args.streamId }),
+      card: () => ({ kind: 'broadcast', resourceId: args.broadcastId, action: change === 'added' ? 'add-stream' : 'remove-stream', detail: args.streamId }),
       call: async (video) => {
         const broadcast = await video.broadcasts.get(args.broadcastId);
         if (change === 'added') {
@@ -317,14 +320,7 @@ async function changeStreams(
         return broadcastStreamNotice(ix.userId, change, broadcast, { projectName, ...(alias ? { alias } : {}) }, args.streamId, media);
       },
     },
-    { quiet: true },
   );
-  if (!done.ok) {
-    await replyEphemeral(
-      ix,
-      broadcastErrorMessage(done.error, { operation: change === 'added' ? 'add-stream' : 'remove-stream', project: projectName, broadcastId: args.broadcastId, streamId: args.streamId }),
-    );
-  }
 }
 
 export const manageSubcommands = [stopSub, listSub, showSub, layoutSub, addSub, removeSub];

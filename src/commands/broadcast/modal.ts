@@ -4,7 +4,7 @@ import { openForm } from '../../slack/slack-failure';
 import { type PlainTextOption, option, warning } from '../../views/blocks';
 import { broadcastStartModal } from '../../views/broadcast-modal';
 import type { CommandInvocation } from '../command';
-import { encodeSessionOption, resolveSession } from '../session-ref';
+import { encodeSessionOption, resolveSession } from '../../interaction/session-ref';
 
 function shortId(sessionId: string): string {
   return sessionId.length > 24 ? `${sessionId.slice(0, 10)}…${sessionId.slice(-10)}` : sessionId;

@@ -6,10 +6,10 @@
  * and its server's host only. Server URLs are shown without credentials or query.
  */
 import { MAX_RTMP_OUTPUTS, type RtmpOutput } from '../../api';
+import { RTMP_URL_EXAMPLE, rtmpHost } from '../../kinds/broadcast';
 
 export { MAX_RTMP_OUTPUTS };
 
-export const RTMP_URL_EXAMPLE = 'rtmps://live.example.com:443/app';
 export const RTMP_SPEC_EXAMPLE = 'rtmps://live.example.com:443/app/STREAM-KEY';
 
 /** Output ids: short names people type (`yt`, `twitch-main`). */
@@ -30,12 +30,6 @@ export function displayServerUrl(serverUrl: string): string | undefined {
   const url = parseUrl(serverUrl.trim());
   if (!url || url.hostname === '') return undefined;
   return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-}
-
-/** The host of an output's server, as cards show it (`live.example.com`). */
-export function rtmpHost(serverUrl: string): string {
-  const url = parseUrl(serverUrl.trim());
-  return url && url.hostname !== '' ? url.hostname : 'unknown host';
 }
 
 /** A problem with a server URL (the part before the stream key), or undefined when it is usable. */

@@ -12,7 +12,7 @@ import { replyEphemeral } from '../../slack/respond';
 import { warning } from '../../views/blocks';
 import { defineSubcommand } from '../command';
 import { projectFlag, projectName, sessionRef } from '../grammar';
-import { resolveSession } from '../session-ref';
+import { resolveSession } from '../../interaction/session-ref';
 import { openStartModal } from './modal';
 import { MAX_RTMP_OUTPUTS, RTMP_SPEC_EXAMPLE, outputsProblem, parseRtmpSpec, tooManyOutputs } from './rtmp';
 import { type BroadcastSettings, startBroadcast } from './start';

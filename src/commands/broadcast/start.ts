@@ -1,17 +1,18 @@
 /**
  * Starting a broadcast, shared by the typed `/broadcast start … --rtmp … --hls` and the start
- * form: call the service, audit, post the card in the channel with chat.postMessage, and hand
- * the broadcast to the poller, which keeps the card and its thread up to date.
+ * form: through the change path (call, audit, the card in the channel, the poller following it
+ * with the card model).
  */
 import type { Broadcast, StartBroadcastOptions } from '../../api';
 import { broadcastSnapshot } from '../../poller/snapshot';
 import type { AnnounceResult } from '../../slack/respond';
 import type { SlackMessage } from '../../views/blocks';
-import { broadcastCard } from '../../views/broadcast';
+import { broadcastContext, broadcastKind } from '../../kinds/broadcast';
+import { startModel } from '../../kinds';
 import { broadcastErrorMessage } from '../../views/broadcast-errors';
 import type { SessionRef } from '../../views/notices';
-import type { Interaction } from '../command';
-import { performStateChange } from '../perform';
+import type { Interaction } from '../../interaction/interaction';
+import { performChange } from '../../interaction/change';
 import { describeOutput } from './rtmp';
 
 export const START_COMMAND = '/broadcast start';
@@ -43,51 +44,43 @@ export function startAuditTarget(sessionId: string, settings: BroadcastSettings)
  * and tracks it. Failures come back as a message for the caller to show where it fits.
  */
 export async function startBroadcast(ix: Interaction, s: SessionRef, settings: BroadcastSettings, running?: Promise<Broadcast>): Promise<StartOutcome> {
-  const done = await performStateChange(
+  const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}), ...(settings.outputs.hls ? { hls: settings.outputs.hls } : {}) };
+  const done = await performChange(
     ix,
     {
       command: START_COMMAND,
       target: startAuditTarget(s.sessionId, settings),
       projectName: s.projectName,
-      // Unused (quiet): broadcast failures are worded by broadcastErrorMessage below.
-      errorContext: { operation: 'create-session', sessionId: s.sessionId },
       call: (video) => running ?? video.broadcasts.start({ ...settings, sessionId: s.sessionId }),
       notice: (broadcast) =>
-        broadcastCard(broadcast, {
+        broadcastKind.render({
+          resourceId: broadcast.id,
+          sessionId: broadcast.sessionId,
           projectName: s.projectName,
-          ...(s.alias ? { alias: s.alias } : {}),
-          startedBy: ix.userId,
-          ...(settings.outputs.hls ? { hls: settings.outputs.hls } : {}),
+          state: broadcastSnapshot(broadcast, ix.services.clock()),
+          context: broadcastContext(broadcast, who),
+          actions: [],
+          now: ix.services.clock(),
         }),
+      failure: async (error) =>
+        broadcastErrorMessage(error, {
+          operation: 'start',
+          project: s.projectName,
+          sessionId: s.sessionId,
+          ...(s.alias ? { alias: s.alias } : {}),
+          ...(settings.multiBroadcastTag ? { tag: settings.multiBroadcastTag } : {}),
+        }),
+      track: (started) => ({
+        kind: 'broadcast',
+        resourceId: started.id,
+        sessionId: started.sessionId,
+        initialState: broadcastSnapshot(started, ix.services.clock()),
+        card: startModel(broadcastContext(started, who)),
+      }),
     },
     { quiet: true },
   );
-  if (!done.ok) {
-    const message = broadcastErrorMessage(done.error, {
-      operation: 'start',
-      project: s.projectName,
-      sessionId: s.sessionId,
-      ...(s.alias ? { alias: s.alias } : {}),
-      ...(settings.multiBroadcastTag ? { tag: settings.multiBroadcastTag } : {}),
-    });
-    return { ok: false, error: done.error, message };
-  }
+  if (!done.ok) return { ok: false, error: done.error, message: done.message };
   const broadcast = done.result;
-  const { announced } = done;
-  if (announced.delivered === 'channel' && announced.channel && announced.ts) {
-    try {
-      await ix.services.track({
-        kind: 'broadcast',
-        resourceId: broadcast.id,
-        sessionId: broadcast.sessionId,
-        target: { teamId: ix.teamId, channelId: announced.channel, messageTs: announced.ts, projectName: s.projectName },
-        initialState: broadcastSnapshot(broadcast, ix.services.clock()),
-      });
-    } catch (error) {
-      ix.logger.error('could not hand the broadcast to the poller; its card will not update', { broadcast: broadcast.id, error });
-    }
-  } else {
-    ix.logger.info('broadcast card not posted in a channel; not tracked', { broadcast: broadcast.id });
-  }
-  return { ok: true, broadcast, announced };
+  return { ok: true, broadcast, announced: done.announced };
 }

@@ -5,13 +5,16 @@
 import { type Archive, type Layout, VideoConflictError, VideoNotFoundError } from '../../api';
 import type { ProjectClient } from '../../services';
 import { replyEphemeral } from '../../slack/respond';
-import { DELETABLE_STATUSES, LIST_PAGE_SIZE, archiveCard, archiveListMessage, deleteConfirmCard } from '../../views/archive';
+import { performChange, type ChangeResult } from '../../interaction/change';
+import { DELETABLE_STATUSES, recordingContext, recordingKind } from '../../kinds/recording';
+import { archiveSnapshot } from '../../poller/snapshot';
+import { LIST_PAGE_SIZE, archiveListMessage, deleteConfirmCard } from '../../views/archive';
 import { archiveErrorMessage, archiveStatusMessage } from '../../views/archive-errors';
 import { recordingDeletedNotice, recordingLayoutNotice, recordingStreamNotice } from '../../views/archive-notices';
 import type { ArchivePage } from '../../views/archive-values';
-import { recordAudit } from '../audit';
-import type { Interaction } from '../command';
-import { type ArchiveChangeResult, performArchiveChange, statusOf } from './perform';
+import { recordAudit } from '../../interaction/audit';
+import type { Interaction } from '../../interaction/interaction';
+import { statusOf } from './perform';
 import type { ArchiveRefTarget } from './stop';
 
 /** One page of recordings: a session's (`s`) or the whole project's. */
@@ -40,7 +43,17 @@ async function readArchive(ix: Interaction, target: ArchiveRefTarget): Promise<A
 
 export async function showArchive(ix: Interaction, target: ArchiveRefTarget): Promise<void> {
   const archive = await readArchive(ix, target);
-  if (archive) await replyEphemeral(ix, archiveCard(archive, { projectName: target.projectName, alias: target.alias }));
+  if (!archive) return;
+  const card = recordingKind.render({
+    resourceId: archive.id,
+    sessionId: archive.sessionId,
+    projectName: target.projectName,
+    state: archiveSnapshot(archive),
+    context: recordingContext(archive, target.alias ? { alias: target.alias } : {}),
+    actions: [],
+    now: ix.services.clock(),
+  });
+  await replyEphemeral(ix, card);
 }
 
 /** `/record delete <id>`: the confirmation card, or at once why it cannot be deleted. */
@@ -59,7 +72,7 @@ export async function confirmDelete(ix: Interaction, target: ArchiveRefTarget): 
  * recording that cannot be deleted is explained without a refusal from the service (whose 403
  * would not say whether the ID or the project was wrong).
  */
-export async function deleteRecording(ix: Interaction, target: ArchiveRefTarget): Promise<ArchiveChangeResult<Archive> | undefined> {
+export async function deleteRecording(ix: Interaction, target: ArchiveRefTarget): Promise<ChangeResult<Archive> | undefined> {
   const archive = await readArchive(ix, target);
   if (!archive) return undefined;
   if (!DELETABLE_STATUSES.includes(archive.status)) {
@@ -67,7 +80,7 @@ export async function deleteRecording(ix: Interaction, target: ArchiveRefTarget)
     await replyEphemeral(ix, archiveStatusMessage({ operation: 'delete', project: target.projectName, archiveId: archive.id, status: archive.status }));
     return undefined;
   }
-  return performArchiveChange(ix, {
+  return performChange(ix, {
     command: '/record delete',
     target: `recording ${archive.id}`,
     projectName: target.projectName,
@@ -81,12 +94,14 @@ export async function deleteRecording(ix: Interaction, target: ArchiveRefTarget)
         { projectName: target.projectName, archiveId: archive.id, name: archive.name, sessionId: archive.sessionId, alias: target.alias },
         archive.status === 'uploaded',
       ),
-    context: async (error, video) => ({
-      operation: 'delete',
-      project: target.projectName,
-      archiveId: archive.id,
-      status: error instanceof VideoConflictError ? ((await statusOf(video, archive.id)) ?? archive.status) : archive.status,
-    }),
+    failure: async (error, video) =>
+      archiveErrorMessage(error, {
+        operation: 'delete',
+        project: target.projectName,
+        archiveId: archive.id,
+        status: error instanceof VideoConflictError ? ((await statusOf(video, archive.id)) ?? archive.status) : archive.status,
+      }),
+    card: (deleted) => ({ kind: 'archive', resourceId: archive.id, action: 'delete', state: archiveSnapshot(deleted) }),
   });
 }
 
@@ -97,18 +112,20 @@ async function statusAfter(error: unknown, video: ProjectClient, archiveId: stri
 }
 
 export async function changeLayout(ix: Interaction, target: ArchiveRefTarget, layout: Layout): Promise<void> {
-  await performArchiveChange(ix, {
+  await performChange(ix, {
     command: '/record layout',
     target: `recording ${target.archiveId} layout ${layout.type}${layout.screenshareType ? ` screenshare ${layout.screenshareType}` : ''}`,
     projectName: target.projectName,
     call: (video) => video.archives.setLayout(target.archiveId, layout),
     notice: () => recordingLayoutNotice(ix.userId, { projectName: target.projectName, archiveId: target.archiveId }, layout),
-    context: async (error, video) => ({
-      operation: 'layout',
-      project: target.projectName,
-      archiveId: target.archiveId,
-      status: error instanceof VideoConflictError ? await statusOf(video, target.archiveId) : undefined,
-    }),
+    failure: async (error, video) =>
+      archiveErrorMessage(error, {
+        operation: 'layout',
+        project: target.projectName,
+        archiveId: target.archiveId,
+        status: error instanceof VideoConflictError ? await statusOf(video, target.archiveId) : undefined,
+      }),
+    card: () => ({ kind: 'archive', resourceId: target.archiveId, action: 'layout', detail: layout.type }),
   });
 }
 
@@ -118,18 +135,20 @@ export async function changeStreams(
   change: { streamId: string; action: 'add' | 'remove'; hasAudio?: boolean; hasVideo?: boolean },
 ): Promise<void> {
   const media = { ...(change.hasAudio !== undefined ? { hasAudio: change.hasAudio } : {}), ...(change.hasVideo !== undefined ? { hasVideo: change.hasVideo } : {}) };
-  await performArchiveChange(ix, {
+  await performChange(ix, {
     command: `/record ${change.action}`,
     target: `stream ${change.streamId} in recording ${target.archiveId}`,
     projectName: target.projectName,
     call: (video) => (change.action === 'add' ? video.archives.addStream(target.archiveId, change.streamId, media) : video.archives.removeStream(target.archiveId, change.streamId)),
     notice: () => recordingStreamNotice(ix.userId, { projectName: target.projectName, archiveId: target.archiveId }, change),
-    context: async (error, video) => ({
-      operation: change.action === 'add' ? 'add-stream' : 'remove-stream',
-      project: target.projectName,
-      archiveId: target.archiveId,
-      streamId: change.streamId,
-      status: await statusAfter(error, video, target.archiveId),
-    }),
+    failure: async (error, video) =>
+      archiveErrorMessage(error, {
+        operation: change.action === 'add' ? 'add-stream' : 'remove-stream',
+        project: target.projectName,
+        archiveId: target.archiveId,
+        streamId: change.streamId,
+        status: await statusAfter(error, video, target.archiveId),
+      }),
+    card: () => ({ kind: 'archive', resourceId: target.archiveId, action: `${change.action}-stream`, detail: change.streamId }),
   });
 }

@@ -7,14 +7,18 @@ import { type Archive, type StartArchiveOptions, VideoConflictError } from '../.
 import type { ProjectClient, Services } from '../../services';
 import { replyEphemeral } from '../../slack/respond';
 import { openForm } from '../../slack/slack-failure';
-import { archiveCard } from '../../views/archive';
+import { type ChangeResult, performChange } from '../../interaction/change';
+import { recordingContext, recordingKind } from '../../kinds/recording';
+import { archiveSnapshot } from '../../poller/snapshot';
+import { archiveErrorMessage } from '../../views/archive-errors';
 import { EMPTY_START_FORM, recordStartModal } from '../../views/archive-modal';
-import { recordingStartedHeadline } from '../../views/archive-notices';
 import { LIMITS, type PlainTextOption, warning } from '../../views/blocks';
 import { recentOption } from '../../views/session-options';
-import type { CommandInvocation, Interaction } from '../command';
-import { encodeSessionOption, resolveSession } from '../session-ref';
-import { type ArchiveChangeResult, performArchiveChange, runningArchives, trackArchive } from './perform';
+import type { Interaction } from '../../interaction/interaction';
+import type { CommandInvocation } from '../command';
+import { encodeSessionOption, resolveSession } from '../../interaction/session-ref';
+import { runningArchives } from './perform';
+import { startModel } from '../../kinds';
 
 export interface SessionTarget {
   projectName: string;
@@ -28,9 +32,10 @@ export async function startRecording(
   s: SessionTarget,
   options: Omit<StartArchiveOptions, 'sessionId'>,
   settings: { channelId?: string; quiet?: boolean } = {},
-): Promise<ArchiveChangeResult<Archive>> {
+): Promise<ChangeResult<Archive>> {
   const tag = options.multiArchiveTag;
-  const done = await performArchiveChange(
+  const who = { startedBy: ix.userId, ...(s.alias ? { alias: s.alias } : {}) };
+  return performChange(
     ix,
     {
       command: '/record start',
@@ -39,20 +44,34 @@ export async function startRecording(
       channelId: settings.channelId,
       call: (video) => video.archives.start({ sessionId: s.sessionId, ...options }),
       notice: (archive) =>
-        archiveCard(archive, { projectName: s.projectName, alias: s.alias, startedBy: ix.userId, headline: recordingStartedHeadline(ix.userId, s) }),
-      context: async (error, video) => ({
-        operation: 'start',
-        project: s.projectName,
-        sessionId: s.sessionId,
-        alias: s.alias,
-        tag,
-        sessionBusy: error instanceof VideoConflictError ? await isRecorded(video, s.sessionId) : undefined,
+        recordingKind.render({
+          resourceId: archive.id,
+          sessionId: archive.sessionId,
+          projectName: s.projectName,
+          state: archiveSnapshot(archive),
+          context: recordingContext(archive, who),
+          actions: [],
+          now: ix.services.clock(),
+        }),
+      failure: async (error, video) =>
+        archiveErrorMessage(error, {
+          operation: 'start',
+          project: s.projectName,
+          sessionId: s.sessionId,
+          alias: s.alias,
+          tag,
+          sessionBusy: error instanceof VideoConflictError ? await isRecorded(video, s.sessionId) : undefined,
+        }),
+      track: (archive) => ({
+        kind: 'archive',
+        resourceId: archive.id,
+        sessionId: archive.sessionId,
+        initialState: archiveSnapshot(archive),
+        card: startModel(recordingContext(archive, who)),
       }),
     },
     { quiet: settings.quiet },
   );
-  if (done.ok) await trackArchive(ix, done.result, s.projectName, done.announced, 'card');
-  return done;
 }
 
 /** Whether the session has a recording in progress; undefined when that cannot be read. */

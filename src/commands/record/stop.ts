@@ -10,8 +10,10 @@ import { stopChoiceMessage } from '../../views/archive';
 import { archiveErrorMessage } from '../../views/archive-errors';
 import { recordingStoppedNotice } from '../../views/archive-notices';
 import { warning } from '../../views/blocks';
-import type { Interaction } from '../command';
-import { type ArchiveChangeResult, performArchiveChange, runningArchives, statusOf, trackArchive } from './perform';
+import { type ChangeResult, performChange } from '../../interaction/change';
+import type { Interaction } from '../../interaction/interaction';
+import { archiveSnapshot } from '../../poller/snapshot';
+import { runningArchives, statusOf } from './perform';
 import type { SessionTarget } from './start';
 
 export interface ArchiveRefTarget {
@@ -20,8 +22,8 @@ export interface ArchiveRefTarget {
   alias?: string;
 }
 
-export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, options: { quiet?: boolean } = {}): Promise<ArchiveChangeResult<Archive>> {
-  const done = await performArchiveChange(
+export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, options: { quiet?: boolean } = {}): Promise<ChangeResult<Archive>> {
+  return performChange(
     ix,
     {
       command: '/record stop',
@@ -30,18 +32,19 @@ export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, o
       call: (video) => video.archives.stop(target.archiveId),
       notice: (archive) =>
         recordingStoppedNotice(ix.userId, { projectName: target.projectName, archiveId: archive.id, name: archive.name, sessionId: archive.sessionId, alias: target.alias }),
-      context: async (error, video) => ({
-        operation: 'stop',
-        project: target.projectName,
-        archiveId: target.archiveId,
-        status: error instanceof VideoConflictError ? await statusOf(video, target.archiveId) : undefined,
-      }),
+      failure: async (error, video) =>
+        archiveErrorMessage(error, {
+          operation: 'stop',
+          project: target.projectName,
+          archiveId: target.archiveId,
+          status: error instanceof VideoConflictError ? await statusOf(video, target.archiveId) : undefined,
+        }),
+      card: (archive) => ({ kind: 'archive', resourceId: archive.id, action: 'stop', state: archiveSnapshot(archive) }),
+      // Reported in the notice's thread, or on the recording's card when this channel already has one.
+      track: (archive) => ({ kind: 'archive', resourceId: archive.id, sessionId: archive.sessionId, initialState: archiveSnapshot(archive), as: 'thread' }),
     },
     options,
   );
-  // Reported in the notice's thread, or on the recording's card when this channel already has one.
-  if (done.ok) await trackArchive(ix, done.result, target.projectName, done.announced, 'thread');
-  return done;
 }
 
 /** `/record stop` without an ID: the session's recordings in progress to choose from. */

@@ -8,8 +8,10 @@ import { replyEphemeral } from '../../slack/respond';
 import { openForm } from '../../slack/slack-failure';
 import { warning } from '../../views/blocks';
 import { EMPTY_STORAGE_FORM, type StorageSummary, storageClearConfirmCard, storageClearedNotice, storageModal, storageSetNotice } from '../../views/storage';
-import type { CommandInvocation, Interaction } from '../command';
-import { type ArchiveChangeResult, performArchiveChange } from './perform';
+import type { Interaction } from '../../interaction/interaction';
+import type { CommandInvocation } from '../command';
+import { type ChangeResult, performChange } from '../../interaction/change';
+import { archiveErrorMessage } from '../../views/archive-errors';
 
 export function summaryOf(target: UploadTarget): StorageSummary {
   const fallback = target.fallback ?? 'none';
@@ -24,9 +26,9 @@ export async function setUploadTarget(
   projectName: string,
   target: UploadTarget,
   options: { channelId?: string; quiet?: boolean } = {},
-): Promise<ArchiveChangeResult<StorageSummary>> {
+): Promise<ChangeResult<StorageSummary>> {
   const summary = summaryOf(target);
-  return performArchiveChange(
+  return performChange(
     ix,
     {
       command: '/record storage',
@@ -39,20 +41,20 @@ export async function setUploadTarget(
         return summary;
       },
       notice: () => storageSetNotice(ix.userId, projectName, summary),
-      context: async () => ({ operation: 'set-storage', project: projectName }),
+      failure: async (error) => archiveErrorMessage(error, { operation: 'set-storage', project: projectName }),
     },
     { quiet: options.quiet },
   );
 }
 
-export async function clearUploadTarget(ix: Interaction, projectName: string): Promise<ArchiveChangeResult<void>> {
-  return performArchiveChange(ix, {
+export async function clearUploadTarget(ix: Interaction, projectName: string): Promise<ChangeResult<void>> {
+  return performChange(ix, {
     command: '/record storage clear',
     target: 'upload target',
     projectName,
     call: (video) => video.archives.deleteUploadTarget(),
     notice: () => storageClearedNotice(ix.userId, projectName),
-    context: async () => ({ operation: 'clear-storage', project: projectName }),
+    failure: async (error) => archiveErrorMessage(error, { operation: 'clear-storage', project: projectName }),
   });
 }
 

@@ -11,7 +11,7 @@ import { type SlackMessage, context, warning } from '../../views/blocks';
 import { kickConfirmCard } from '../../views/confirm';
 import { INSIGHTS_NOT_CONFIGURED, insightsProblem } from '../../views/usage-report';
 import type { CommandInvocation } from '../command';
-import type { ResolvedSession } from '../session-ref';
+import type { ResolvedSession } from '../../interaction/session-ref';
 
 export type ConnectionResolution = { ok: true; connectionId: string; stillPublishing: boolean } | { ok: false; reason: string };
 

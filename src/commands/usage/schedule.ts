@@ -11,9 +11,9 @@ import type { BreakdownBy } from '../../usage';
 import { warning } from '../../views/blocks';
 import { INSIGHTS_NOT_CONFIGURED } from '../../views/usage-report';
 import { scheduleCancelledNotice, scheduleCreatedNotice, scheduleListMessage } from '../../views/usage-report-schedules';
-import { recordAudit } from '../audit';
+import { recordAudit } from '../../interaction/audit';
 import type { CommandInvocation } from '../command';
-import { resolveProject } from '../session-ref';
+import { resolveProject } from '../../interaction/session-ref';
 
 export const SCHEDULE_ACTIONS = ['weekly', 'list', 'cancel'] as const;
 export type ScheduleAction = (typeof SCHEDULE_ACTIONS)[number];
@@ -143,7 +143,6 @@ async function createWeekly(ix: CommandInvocation, words: readonly string[], arg
     nextDueAt: nextOccurrence(when, now),
   });
   await recordAudit(ix, { command: '/usage schedule weekly', target: `schedule ${schedule.id} in ${channelId}`, projectName, outcome: 'ok' });
-  await ix.services.ackGate.idle();
   await announce(ix, scheduleCreatedNotice(ix.userId, schedule));
 }
 
@@ -159,6 +158,5 @@ async function cancelSchedule(ix: CommandInvocation, words: readonly string[]): 
   }
   await store.cancelSchedule(ix.teamId, id, ix.userId, ix.services.clock());
   await recordAudit(ix, { command: '/usage schedule cancel', target: `schedule ${id} in ${schedule.channelId}`, projectName: schedule.projectName, outcome: 'ok' });
-  await ix.services.ackGate.idle();
   await announce(ix, scheduleCancelledNotice(ix.userId, schedule));
 }

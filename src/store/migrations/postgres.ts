@@ -160,9 +160,16 @@ export const postgresMigrations: readonly Migration[] = [
     `,
   },
   {
+    version: 5,
+    name: 'card model stored with the watch',
+    sql: `
+      -- NULL on watches written before: their cards render with what the snapshot holds.
+      ALTER TABLE watches ADD COLUMN card JSONB;
+    `,
+  },
+  {
     version: 6,
     name: 'outbox deliveries by channel (pacing across replicas)',
-    // Version 5 is left to the card-model migration being written alongside.
     sql: `
       CREATE INDEX outbox_delivered_by_channel ON outbox (team_id, channel_id, delivered_at)
         WHERE delivered_at IS NOT NULL;

@@ -3,7 +3,7 @@ import { noteOutcome } from '../request-context';
 import { scrubDeep } from '../scrub';
 import type { AuditOutcome } from '../store/types';
 import { auditChannelMessage } from '../views/audit';
-import type { Interaction } from './command';
+import type { Interaction } from './interaction';
 
 export interface AuditRecord {
   command: string;

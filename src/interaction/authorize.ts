@@ -12,7 +12,7 @@ import { replyEphemeral } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
 import { deniedMessage } from '../views/denied';
 import { recordAudit } from './audit';
-import type { Interaction } from './command';
+import type { Interaction } from './interaction';
 import { resolveProject } from './session-ref';
 
 export interface Attempt {
