@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { boundaries } from './eslint.boundaries.mjs';
 
 const browserGlobals = Object.fromEntries(
   ['document', 'window', 'fetch', 'EventSource', 'Event', 'URL', 'setTimeout', 'clearTimeout', 'console'].map((name) => [name, 'readonly']),
@@ -24,4 +25,6 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
+  // The architecture (README "Layout"): which room may import which.
+  ...boundaries,
 );
