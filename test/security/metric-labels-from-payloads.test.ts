@@ -4,6 +4,7 @@
  * counted as `other`, while known ones keep their own label.
  */
 import { VidopsMetrics } from '../../src/metrics/registry';
+import { InFlight } from '../../src/slack/in-flight';
 import { knownLabel } from '../../src/slack/instrument';
 import { CHANNEL, SIGNING_SECRET, USERS, slashCommandFields, startTestApp, type TestApp } from '../harness/app';
 import { signedInteraction, signedSlashCommand } from '../harness/signing';
@@ -13,10 +14,12 @@ describe('finding 7: metric labels from payloads', () => {
   let t: TestApp;
   let second: Awaited<ReturnType<typeof secondApp>>;
   const metrics = new VidopsMetrics();
+  // A request is counted when its follow-up work ends, after the ack answered the POST.
+  const inFlight = new InFlight();
 
   beforeAll(async () => {
     t = await startTestApp();
-    second = await secondApp(t, { metrics });
+    second = await secondApp(t, { metrics, inFlight });
   });
   afterAll(async () => {
     await second.stop();
@@ -36,6 +39,7 @@ describe('finding 7: metric labels from payloads', () => {
     const helpFields = slashCommandFields({ command: '/video', text: 'help', user: USERS.viewer, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.h` });
     expect(await post(signedSlashCommand(SIGNING_SECRET, helpFields))).toBe(200);
 
+    expect(await inFlight.idle(10_000)).toBe(true);
     const text = await metrics.scrape();
     const commandLabels = [...text.matchAll(/vidops_commands_total\{command="([^"]*)"/g)].map((m) => m[1]);
     expect(new Set(commandLabels)).toEqual(new Set(['other', '/video']));
