@@ -3,12 +3,13 @@
  * service or a user named (archive names, RTMP output ids, failure reasons) is escaped; RTMP
  * stream names and URLs are never part of a transition, so they cannot reach a message.
  */
-import { code, escapeMrkdwn } from '../slack/mrkdwn';
+import { code, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { stopReasonWords as composerStopReason } from '../kinds/composer';
 import { stopReasonWords } from '../kinds/recording';
 import { formatBytes, formatDuration } from '../views/format';
 import type { WatchKind } from './snapshot';
 import type { Severity, Transition, TransitionEvent } from './transitions';
+import type { CardModel } from './watch';
 
 const NOUNS: Record<WatchKind, string> = {
   archive: 'Recording',
@@ -125,6 +126,16 @@ export function messageFor(transition: Transition): string {
 export function replyText(transition: Transition, label?: string): string {
   const subject = label ? `${escapeMrkdwn(label)} · ` : '';
   return `${ICONS[transition.severity]}${subject}${messageFor(transition)}`;
+}
+
+/**
+ * The thread reply for a watch: a failure mentions the person who started the resource (from the
+ * card model stored with the watch), so the one who can act on it hears of it.
+ */
+export function replyFor(watch: { card?: CardModel }, transition: Transition, label?: string): string {
+  const startedBy = (watch.card?.context as { startedBy?: unknown } | undefined)?.startedBy;
+  const text = replyText(transition, label);
+  return transition.severity === 'error' && typeof startedBy === 'string' ? `${text} · started by ${userMention(startedBy)}` : text;
 }
 
 /** Names a resource in a thread it shares with others: its name, else its kind and a short id. */

@@ -7,7 +7,7 @@
 import { type BatchConfig, DEFAULT_BATCH, type PlanHints, applyResults, isListed, naiveRequestCount, planRequests, resourceKey } from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
 import { executePlan } from './executor';
-import { replyText, resourceLabel } from './messages';
+import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
@@ -430,7 +430,7 @@ export class Poller {
     const items: OutboxItem[] = transitions.map((transition) => ({
       ...where,
       transitionKey: `${transition.key}@${watch.revision}`,
-      payload: { type: 'reply', text: replyText(transition, label) },
+      payload: { type: 'reply', text: replyFor(watch, transition, label) },
     }));
     const card = watch.messageTs === undefined ? undefined : this.#renderCard(watch, state, transitions);
     if (card && watch.messageTs !== undefined) {

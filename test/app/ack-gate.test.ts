@@ -1,4 +1,5 @@
-import { AckGate } from '../../src/slack/ack-gate';
+import type { App } from '@slack/bolt';
+import { AckGate, ackFirst } from '../../src/slack/ack-gate';
 
 describe('AckGate', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -58,5 +59,55 @@ describe('AckGate', () => {
     await jest.advanceTimersByTimeAsync(2);
     expect(w.done).toBe(true);
     expect(g.pending).toBe(0);
+  });
+});
+
+describe('ackFirst: the ack discipline in one place', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  type Listener = (args: { ack?: () => Promise<void> }) => Promise<unknown>;
+  function fakeApp() {
+    const registered: Listener[] = [];
+    const app = { action: (_id: string, listener: Listener) => void registered.push(listener), use: () => undefined } as unknown as App;
+    return { app, registered };
+  }
+
+  it.each([
+    ['HTTP (the receiver counts requests)', false],
+    ['Socket Mode (the listeners count themselves)', true],
+  ])('%s: a handler goes on after its ack only once no other request waits for its own', async (_mode, countRequests) => {
+    const gate = new AckGate({ quietMs: 5, maxWaitMs: 60_000, now: () => Date.now() });
+    const { app, registered } = fakeApp();
+    const steps: string[] = [];
+    ackFirst(app, gate, { countRequests }).action('x', async ({ ack }: { ack: () => Promise<void> }) => {
+      await ack();
+      steps.push('work after the ack');
+    });
+    gate.requestStarted(); // another request, not yet acknowledged
+    const run = registered[0]!({ ack: async () => void steps.push('acked') });
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(steps).toEqual(['acked']);
+    gate.requestFinished();
+    await jest.advanceTimersByTimeAsync(10);
+    await run;
+    expect(steps).toEqual(['acked', 'work after the ack']);
+  });
+
+  it('a listener that fails before its ack does not leave its request counted', async () => {
+    const gate = new AckGate({ quietMs: 0, maxWaitMs: 60_000, now: () => Date.now() });
+    const { app, registered } = fakeApp();
+    ackFirst(app, gate, { countRequests: true }).action('x', async () => {
+      throw new Error('boom');
+    });
+    await expect(registered[0]!({ ack: async () => undefined })).rejects.toThrow('boom');
+    const later = gate.idle();
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(later).resolves.toBeUndefined();
+  });
+
+  it('leaves other App methods alone', () => {
+    const { app } = fakeApp();
+    expect(typeof ackFirst(app, new AckGate(), { countRequests: false }).use).toBe('function');
   });
 });

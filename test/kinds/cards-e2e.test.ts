@@ -194,4 +194,14 @@ describe('live cards keep what they were started with', () => {
     expect(text).toContain('French (France)');
     expect(threadTexts(t, ts)).toEqual([`Stopped by <@${USERS.admin}>`]);
   });
+
+  it('a failure in the thread mentions the person who started it', async () => {
+    const seeded = await aliased('fragile');
+    await t.slash('/record', 'start fragile', { user: USERS.moderator });
+    const watch = await waitForWatch(t, { kind: 'archive', sessionId: seeded.sessionId });
+    t.emulator.control.setArchiveStatus(t.project.apiKey, watch.resourceId, 'failed');
+    for (let i = 0; i < 3; i++) await t.poller!.step(3_000);
+    expect(threadTexts(t, watch.messageTs!)).toContain(`:x: Recording failed · started by <@${USERS.moderator}>`);
+    expect(renderedText(card(t, watch.messageTs!))).toContain(`*Started by*\n<@${USERS.moderator}>`);
+  });
 });

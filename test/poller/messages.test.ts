@@ -1,4 +1,4 @@
-import { messageFor, replyText, resourceLabel } from '../../src/poller/messages';
+import { messageFor, replyFor, replyText, resourceLabel } from '../../src/poller/messages';
 import { formatBytes, formatDuration } from '../../src/views/format';
 import { broadcastSnapshot } from '../../src/poller/snapshot';
 import { type Severity, type Transition, type TransitionEvent, diff } from '../../src/poller/transitions';
@@ -124,5 +124,19 @@ describe('replyText', () => {
   it('labels a resource by name, else by kind and short id', () => {
     expect(resourceLabel('archive', 'b40ef09b-3811-4726', 'Weekly')).toBe('Weekly');
     expect(resourceLabel('broadcast', 'b40ef09b-3811-4726')).toBe('Broadcast b40ef09b');
+  });
+});
+
+describe('replyFor', () => {
+  const card = { context: { startedBy: 'U0MOD', alias: 'standup' }, actions: [] };
+
+  it.each([
+    ['a failure mentions who started it', t({ type: 'archive-failed' }, 'error'), card, ':x: Recording failed · started by <@U0MOD>'],
+    ['a composer failure too', t({ type: 'render-failed', reason: 'page crashed' }, 'error'), card, ':x: Composer failed: page crashed · started by <@U0MOD>'],
+    ['other news does not ping anyone', t({ type: 'archive-paused' }, 'warning'), card, ':warning: Recording paused: nobody is publishing'],
+    ['a watch of the previous version (no card model) says it plainly', t({ type: 'archive-failed' }, 'error'), undefined, ':x: Recording failed'],
+    ['a stored name that is not a user ID is shown as text, never a mention', t({ type: 'archive-failed' }, 'error'), { context: { startedBy: '<!channel>' } }, ':x: Recording failed · started by &lt;!channel&gt;'],
+  ])('%s', (_what, transition, model, text) => {
+    expect(replyFor({ ...(model && { card: model }) }, transition)).toBe(text);
   });
 });
