@@ -140,6 +140,16 @@ export class MemoryWatchStore implements WatchStore {
       watch.lastState = copy(change.state);
       watch.lastChangeAt = change.at;
     }
+    watch.nextPollAt = Math.min(watch.nextPollAt, change.at);
+    watch.revision += 1;
+    delete watch.leaseOwner;
+    delete watch.leaseUntil;
+    for (const row of this.#outbox.values()) {
+      if (row.watchId === watchId && isPending(row) && row.payload.type === 'card' && !isLeased(row, change.at)) {
+        row.discardedAt = change.at;
+        row.lastError = 'superseded by an action';
+      }
+    }
     return true;
   }
 

@@ -230,7 +230,10 @@ export interface ClaimOptions {
  *   and sets `repollRequested` on those currently leased; it returns how many matched.
  * - `updateCard` sets a watch's card model (ended or not, whatever its lease) and, when a state
  *   is given, `lastState` and `lastChangeAt = at`: an action changed the resource and its card
- *   was redrawn at once. A poll in flight still writes what it read. False when no such watch.
+ *   was redrawn at once. What was read before the action must not draw over it: the lease is
+ *   cleared (a poll in flight writes nothing), the watch is due at `at` (the next poll diffs
+ *   against the action's state), `revision` is bumped, and card redraws of the watch still waiting
+ *   in the outbox (not leased by a deliverer) are discarded. False when no such watch.
  * - `endWatch` ends a watch at `at` whatever its lease (someone unwatched it) and clears the
  *   lease, so a poll in flight finds it ended and writes nothing; false when it was not active.
  *

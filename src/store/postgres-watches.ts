@@ -242,15 +242,27 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async updateCard(watchId: string, change: CardChange): Promise<boolean> {
+    // One statement: the watch, then its card redraws still waiting (superseded by this one).
     const updated = await this.pool.query(
-      `UPDATE watches SET
-         card           = $2::jsonb,
-         last_state     = COALESCE($3::jsonb, last_state),
-         last_change_at = CASE WHEN $3::jsonb IS NULL THEN last_change_at ELSE $4::bigint END
-       WHERE id = $1`,
+      `WITH written AS (
+         UPDATE watches SET
+           card           = $2::jsonb,
+           last_state     = COALESCE($3::jsonb, last_state),
+           last_change_at = CASE WHEN $3::jsonb IS NULL THEN last_change_at ELSE $4::bigint END,
+           next_poll_at   = LEAST(next_poll_at, $4::bigint),
+           revision       = revision + 1,
+           lease_owner    = NULL,
+           lease_until    = NULL
+         WHERE id = $1
+         RETURNING id),
+       superseded AS (
+         UPDATE outbox SET discarded_at = $4::bigint, last_error = 'superseded by an action'
+         WHERE watch_id IN (SELECT id FROM written) AND delivered_at IS NULL AND discarded_at IS NULL
+           AND payload->>'type' = 'card' AND (lease_until IS NULL OR lease_until <= $4::bigint))
+       SELECT count(*)::int AS n FROM written`,
       [watchId, JSON.stringify(change.card), change.state === undefined ? null : JSON.stringify(change.state), change.at],
     );
-    return (updated.rowCount ?? 0) > 0;
+    return (updated.rows[0]?.n ?? 0) > 0;
   }
 
   async endWatch(watchId: string, at: number): Promise<boolean> {

@@ -165,15 +165,27 @@ export class SqliteWatchStore implements WatchStore {
 
   async updateCard(watchId: string, change: CardChange): Promise<boolean> {
     const state = change.state === undefined ? null : JSON.stringify(change.state);
-    const updated = this.immediate(() =>
-      this.statement(
+    const updated = this.immediate(() => {
+      const written = this.statement(
         `UPDATE watches SET
            card           = @card,
            last_state     = COALESCE(@state, last_state),
-           last_change_at = CASE WHEN @state IS NULL THEN last_change_at ELSE @at END
+           last_change_at = CASE WHEN @state IS NULL THEN last_change_at ELSE @at END,
+           next_poll_at   = MIN(next_poll_at, @at),
+           revision       = revision + 1,
+           lease_owner    = NULL,
+           lease_until    = NULL
          WHERE id = @id`,
-      ).run({ id: watchId, card: JSON.stringify(change.card), state, at: change.at }),
-    );
+      ).run({ id: watchId, card: JSON.stringify(change.card), state, at: change.at });
+      if (written.changes > 0) {
+        this.statement(
+          `UPDATE outbox SET discarded_at = @at, last_error = 'superseded by an action'
+           WHERE watch_id = @id AND delivered_at IS NULL AND discarded_at IS NULL
+             AND json_extract(payload, '$.type') = 'card' AND (lease_until IS NULL OR lease_until <= @at)`,
+        ).run({ id: watchId, at: change.at });
+      }
+      return written;
+    });
     return updated.changes > 0;
   }
 

@@ -296,12 +296,32 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         const stopped = { ...card, actions: [{ action: 'stop', by: 'U2', at: T0 + 10 }] };
         const state = { status: 'stopped', createdAt: T0, durationS: 5, sizeBytes: 0 };
         expect(await store.updateCard('w', { card: stopped, state, at: T0 + 10 })).toBe(true);
-        expect(await store.getWatch('w')).toMatchObject({ card: stopped, lastState: state, lastChangeAt: T0 + 10, leaseOwner: 'p' });
+        expect(await store.getWatch('w')).toMatchObject({ card: stopped, lastState: state, lastChangeAt: T0 + 10 });
+        expect((await store.getWatch('w'))?.leaseOwner).toBeUndefined();
         // Without a state only the model changes; ended watches take it too (a delete after "available").
         await store.endWatch('w', T0 + 20);
         expect(await store.updateCard('w', { card, at: T0 + 30 })).toBe(true);
         expect(await store.getWatch('w')).toMatchObject({ card, lastState: state, lastChangeAt: T0 + 10, endedAt: T0 + 20 });
         expect(await store.updateCard('missing', { card, at: T0 })).toBe(false);
+      });
+
+      it('an action draws over what was read before it: the poll in flight writes nothing, waiting card redraws are dropped, the watch is due', async () => {
+        const card = { context: { startedBy: 'U1' }, actions: [] };
+        await store.addWatch(newWatch('w', { card }));
+        // A poll that read the resource before the action queued a redraw of its card…
+        await store.claimDue('p', T0, 1, LEASE);
+        const redraw = reply('card@0', { payload: { type: 'card', messageTs: '1.0', text: 'live', blocks: [] } });
+        expect(await store.completePoll('w', 'p', pollOutcome({ nextPollAt: T0 + 60_000, outbox: [redraw, reply('started@0')] }))).toBe(true);
+        // …and the next poll is in flight when the action lands.
+        await store.claimDue('p', T0 + 60_000, 1, LEASE);
+        const stopped = { ...card, actions: [{ action: 'stop', by: 'U2', at: T0 + 60_010 }] };
+        const stoppedState = { status: 'stopped', createdAt: T0, durationS: 60, sizeBytes: 0 };
+        expect(await store.updateCard('w', { card: stopped, state: stoppedState, at: T0 + 60_010 })).toBe(true);
+        expect(await store.completePoll('w', 'p', pollOutcome({ state: { ...stoppedState, status: 'started' }, outbox: [reply('card@1', { payload: { type: 'card', messageTs: '1.0', text: 'stale', blocks: [] } })] }))).toBe(false);
+        const watch = await store.getWatch('w');
+        expect(watch).toMatchObject({ card: stopped, lastState: stoppedState, nextPollAt: T0 + 60_000 });
+        // The thread reply still goes; the stale redraw does not.
+        expect((await store.claimOutbox('d', T0 + 60_020, 10, LEASE)).map((r) => r.transitionKey)).toEqual(['started@0']);
       });
 
       it('ends a watch on request, even while leased: the poll in flight then writes nothing', async () => {

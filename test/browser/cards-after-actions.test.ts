@@ -1,0 +1,82 @@
+/**
+ * Cards that tell the truth after an action, in local mode (the poller running on its own, as in
+ * production): a broadcast and a composer stopped from a typed command end up "stopped" on their
+ * cards, name who stopped them and offer no Stop — on a desktop and on a phone. Before, a poll
+ * that had read the resource just before the stop drew its older state back over the card.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import { type RunningLocal, startLocal } from '../../src/local/start';
+import { collectPageErrors, describeWithChromium, launchChromium, screenshot } from './chromium';
+
+jest.setTimeout(180_000);
+
+describeWithChromium('cards after an action', () => {
+  let local: RunningLocal;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    local = await startLocal({ port: 0, env: { DATABASE_URL: 'sqlite::memory:' }, logLevel: 'error' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await local?.stop();
+  });
+
+  for (const [width, height, device] of [
+    [1440, 900, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    test(`${device}: a stopped broadcast and composer say so and offer no Stop`, async () => {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const page: Page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const errors = collectPageErrors(page);
+      await page.goto(local.url);
+      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+      const run = async (line: string) => {
+        const composer = page.getByLabel('Slash command');
+        await composer.fill(line);
+        await composer.press('Enter');
+      };
+      const messages = () => page.getByRole('region', { name: 'Messages' }).getByRole('article');
+      const confirmLast = async (button: string) => {
+        await messages().filter({ hasText: 'Only visible to you' }).last().getByRole('button', { name: button }).click();
+        // The confirm dialog's confirming button comes last (Slack's order: deny, confirm).
+        await page.getByRole('dialog').getByRole('button').last().click();
+      };
+      const stoppedBy = (card: Locator) => card.getByText(/Stopped by/).first().waitFor();
+
+      await run(`/broadcast start demo --tag ${device} --rtmp yt=rtmps://a.rtmp.youtube.com:443/live2/KEY-${device} --hls`);
+      // The card (not the notices) by what stays on it through every redraw: its tag.
+      const broadcast = messages().filter({ hasText: 'RTMP output' }).filter({ hasText: device }).first();
+      await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor();
+      await run('/broadcast stop');
+      await confirmLast('Stop broadcast');
+      await stoppedBy(broadcast);
+      await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor({ state: 'detached' });
+
+      await run(`/render start https://meet.example.com/board/42 demo --name Board-${device} --resolution 1920x1080`);
+      const composer = messages().filter({ hasText: 'Stream name' }).filter({ hasText: `Board-${device}` }).first();
+      await composer.getByRole('button', { name: 'Stop' }).waitFor();
+      await run('/render stop');
+      await confirmLast('Stop composer');
+      await stoppedBy(composer);
+      await composer.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'detached' });
+
+      // Polls go on after the stop: the cards stay as they are now.
+      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+      await page.waitForFunction(() => true, undefined, { polling: 100, timeout: 100 }).catch(() => undefined);
+      for (const card of [broadcast, composer]) {
+        const text = (await card.textContent()) ?? '';
+        expect(text).not.toMatch(/🟢 live/);
+        expect(text).toMatch(/stopped/i);
+      }
+      await composer.scrollIntoViewIfNeeded();
+      await screenshot(page, `cards-stopped-${device}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
