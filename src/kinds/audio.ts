@@ -70,7 +70,7 @@ const STATUS: Readonly<Record<AudioSnapshot['status'], string>> = {
 
 export const audioKind: ResourceKind<AudioSnapshot, AudioContext> = {
   kind: 'audio',
-  noun: 'Audio connection',
+  nouns: { one: 'Audio connection', many: 'Audio connections' },
   context: AudioContextSchema,
   render: ({ resourceId, sessionId, projectName, state, context: c, actions: done }) => {
     const s: SessionRef = { projectName, sessionId, ...(c.alias !== undefined && { alias: c.alias }) };

@@ -295,7 +295,7 @@ function viewOf({ resourceId, sessionId, state, context: c }: CardView<Broadcast
 
 export const broadcastKind: ResourceKind<BroadcastSnapshot, BroadcastContext> = {
   kind: 'broadcast',
-  noun: 'Broadcast',
+  nouns: { one: 'Broadcast', many: 'Broadcasts' },
   context: BroadcastContextSchema,
   render: (view) => {
     const stop = [...view.actions].reverse().find((a) => a.action === 'stop');

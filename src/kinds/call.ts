@@ -95,7 +95,7 @@ const STATUS: Readonly<Record<SipSnapshot['status'], string>> = {
 
 export const callKind: ResourceKind<SipSnapshot, CallContext> = {
   kind: 'sip',
-  noun: 'Phone call',
+  nouns: { one: 'Phone call', many: 'Phone calls' },
   context: CallContextSchema,
   render: ({ resourceId, sessionId, projectName, state, context: c, actions: done }) => {
     const s: SessionRef = { projectName, sessionId, ...(c.alias !== undefined && { alias: c.alias }) };

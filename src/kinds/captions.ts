@@ -71,7 +71,7 @@ export type CaptionsContext = z.output<typeof CaptionsContextSchema>;
 
 export const captionsKind: ResourceKind<CaptionsSnapshot, CaptionsContext> = {
   kind: 'captions',
-  noun: 'Live captions',
+  nouns: { one: 'Live captions', many: 'Live captions' },
   context: CaptionsContextSchema,
   render: ({ resourceId, sessionId, projectName, state, context: c, actions: done }) => {
     const s: SessionRef = { projectName, sessionId, ...(c.alias !== undefined && { alias: c.alias }) };

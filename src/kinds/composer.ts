@@ -129,7 +129,7 @@ function composerCard(s: SessionRef, render: RenderView, c: ComposerContext, don
 
 export const composerKind: ResourceKind<RenderSnapshot, ComposerContext> = {
   kind: 'render',
-  noun: 'Composer',
+  nouns: { one: 'Composer', many: 'Composers' },
   context: ComposerContextSchema,
   render: ({ resourceId, sessionId, projectName, state, context: c, actions: done }) => {
     const known = state && 'createdAt' in state ? state : undefined;

@@ -5,7 +5,7 @@
 import type { Snapshot, WatchKind } from '../poller/snapshot';
 import type { CardModel, Watch } from '../poller/watch';
 import type { SlackMessage } from '../views/blocks';
-import { type ActionRecord, type AnyKind, type CardModel as KindModel, readModel } from './kind';
+import { type ActionRecord, type AnyKind, type CardModel as KindModel, type Nouns, readModel } from './kind';
 import { audioKind } from './audio';
 import { broadcastKind } from './broadcast';
 import { callKind } from './call';
@@ -21,6 +21,12 @@ export const KINDS: Partial<Record<WatchKind, AnyKind>> = {
   render: composerKind as AnyKind,
   sip: callKind as AnyKind,
   audio: audioKind as AnyKind,
+};
+
+/** What every watched thing is called, one and many: the kinds' own nouns, and the session watch. */
+export const KIND_NOUNS: Readonly<Record<WatchKind, Nouns>> = {
+  ...(Object.fromEntries(Object.entries(KINDS).map(([kind, module]) => [kind, module.nouns])) as Record<Exclude<WatchKind, 'session-discovery'>, Nouns>),
+  'session-discovery': { one: 'Watched session', many: 'Watched sessions' },
 };
 
 export function kindOf(kind: WatchKind): AnyKind | undefined {

@@ -38,10 +38,15 @@ export interface CardView<S extends Snapshot, C> {
   now: number;
 }
 
+export interface Nouns {
+  one: string;
+  many: string;
+}
+
 export interface ResourceKind<S extends Snapshot = Snapshot, C = unknown> {
   readonly kind: WatchKind;
-  /** "Recording", "Broadcast"… */
-  readonly noun: string;
+  /** "Recording" / "Recordings"… */
+  readonly nouns: Nouns;
   /** Parses a stored context; rows of older versions (no card) parse as `{}`. */
   readonly context: z.ZodType<C>;
   /** The card, from the model alone: pure. */

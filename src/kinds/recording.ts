@@ -280,7 +280,7 @@ function cardData(view: CardView<ArchiveSnapshot, RecordingContext>): ArchiveCar
 
 export const recordingKind: ResourceKind<ArchiveSnapshot, RecordingContext> = {
   kind: 'archive',
-  noun: 'Recording',
+  nouns: { one: 'Recording', many: 'Recordings' },
   context: RecordingContextSchema,
   render: (view) =>
     archiveCard(cardData(view), { projectName: view.projectName, alias: view.context.alias, startedBy: view.context.startedBy, actions: view.actions }),

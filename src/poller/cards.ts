@@ -4,9 +4,9 @@
  * draws it from the new state and the card model stored with the watch, so it keeps every field
  * it had; any other kind gets a compact status card from the snapshot.
  */
-import { KINDS, renderCard } from '../kinds';
+import { KINDS, KIND_NOUNS, renderCard } from '../kinds';
 import { type KnownBlock, type SlackMessage, actions, context, section, stripMrkdwn } from '../views/blocks';
-import { KIND_NOUNS, discoveryNouns, summarize, watchScope } from '../views/dashboard';
+import { discoveryNouns, summarize, watchScope } from '../views/dashboard';
 import { watchButtons } from '../views/dashboard-buttons';
 import { escapeAndTruncate } from '../slack/mrkdwn';
 import { replyText } from './messages';

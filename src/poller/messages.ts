@@ -4,6 +4,7 @@
  * stream names and URLs are never part of a transition, so they cannot reach a message.
  */
 import { code, escapeMrkdwn, userMention } from '../slack/mrkdwn';
+import { KIND_NOUNS } from '../kinds';
 import { stopReasonWords as composerStopReason } from '../kinds/composer';
 import { stopReasonWords } from '../kinds/recording';
 import { formatBytes, formatDuration } from '../views/format';
@@ -11,15 +12,7 @@ import type { WatchKind } from './snapshot';
 import type { Severity, Transition, TransitionEvent } from './transitions';
 import type { CardModel } from './watch';
 
-const NOUNS: Record<WatchKind, string> = {
-  archive: 'Recording',
-  broadcast: 'Broadcast',
-  render: 'Composer',
-  captions: 'Live captions',
-  sip: 'Phone call',
-  audio: 'Audio connection',
-  'session-discovery': 'Session',
-};
+const NOUNS = Object.fromEntries(Object.entries(KIND_NOUNS).map(([kind, nouns]) => [kind, nouns.one])) as Record<WatchKind, string>;
 
 const ICONS: Record<Severity, string> = { info: '', warning: ':warning: ', error: ':x: ' };
 

@@ -4,6 +4,7 @@
  * Pure: watches in, blocks out. Names and statuses from the service are escaped.
  */
 import type { Watch, WatchKind } from '../poller/watch';
+import { KIND_NOUNS } from '../kinds';
 import {
   ALL_SESSIONS,
   type ArchiveSnapshot,
@@ -32,15 +33,6 @@ export interface WatchSummary {
   facts: string[];
 }
 
-export const KIND_NOUNS: Record<WatchKind, { one: string; many: string }> = {
-  archive: { one: 'Recording', many: 'Recordings' },
-  broadcast: { one: 'Broadcast', many: 'Broadcasts' },
-  render: { one: 'Composer', many: 'Composers' },
-  captions: { one: 'Live captions', many: 'Live captions' },
-  sip: { one: 'Phone call', many: 'Phone calls' },
-  audio: { one: 'Audio connection', many: 'Audio connections' },
-  'session-discovery': { one: 'Watched session', many: 'Watched sessions' },
-};
 
 const STATUS_ICONS: Record<string, string> = {
   started: ':red_circle:',
