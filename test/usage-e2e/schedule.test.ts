@@ -12,7 +12,7 @@ import { UsageScheduler } from '../../src/schedules';
 import { SqliteStore } from '../../src/store/sqlite';
 import { BOT_TOKEN, CHANNEL, USERS, startTestApp, type TestApp } from '../harness/app';
 import { renderedText } from '../harness/text';
-import { DAY, KNOWN_WEEK, MINUTE, WEEK_FINAL, advanceTo, pngSize, seedKnownWeek } from './fixtures';
+import { DAY, KNOWN_WEEK, MINUTE, WEEK_FINAL, advanceTo, chartImageBlock, pngSize, seedKnownWeek } from './fixtures';
 
 /** Tuesday 10 November 2026, 13:00 PST. */
 const FIRST_DUE = Date.parse('2026-11-10T21:00:00Z');
@@ -57,7 +57,8 @@ describe('weekly usage reports', () => {
     const [a, b] = await Promise.all(schedulers.map((s) => s.runOnce()));
     return { claimed: a!.claimed + b!.claimed, delivered: a!.delivered + b!.delivered, skipped: a!.skipped + b!.skipped, retried: a!.retried + b!.retried };
   };
-  const reportsIn = (channel: string, since: number) => t.slack.callsOf('files.completeUploadExternal', since).filter((c) => c.body.channel_id === channel);
+  /** Weekly reports posted in a channel: messages with the chart's image block. */
+  const reportsIn = (channel: string, since: number) => t.slack.callsOf('chat.postMessage', since).filter((c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined);
 
   describe('/usage schedule', () => {
     it('is for moderators: a viewer is told who can set one up', async () => {
@@ -145,7 +146,10 @@ describe('weekly usage reports', () => {
       expect(text).toContain('Mon 2 Nov – Sun 8 Nov 2026');
       expect(text).toContain(`*Participant minutes*\n*${KNOWN_WEEK.participant} min*`);
       expect(text).toContain(`Weekly report #1, set up by <@${USERS.moderator}> · \`/usage schedule cancel 1\` stops it`);
-      const upload = t.slack.uploads.find((u) => u.fileId === (report!.body.files as { id: string }[])[0]!.id)!;
+      expect(report!.body.text).toBe(`Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant} participant minutes (none the week before)`);
+      const upload = t.slack.uploads.find((u) => u.fileId === chartImageBlock(report!.body)!.slack_file.id)!;
+      expect(upload.completed).toBeDefined();
+      expect(upload.completed?.channelId).toBeUndefined();
       expect(pngSize(upload.bytes!)).toEqual({ width: 1600, height: 800 });
 
       expect(await replicaA.getSchedule('T0TEST', 1)).toMatchObject({ lastPeriod: '2026-11-02', nextDueAt: FIRST_DUE + 7 * DAY, failures: 0 });
