@@ -173,7 +173,11 @@ describe('weekly usage reports', () => {
       t.slack.setNotInChannel(CHANNEL);
       try {
         advanceTo(t, Date.parse('2026-12-15T21:00:05Z'));
+        const since = t.slack.mark();
         expect(await runBoth()).toEqual({ claimed: 1, delivered: 0, skipped: 1, retried: 0 });
+        // The chart uploaded for the refused post is deleted, not left behind.
+        expect(t.slack.callsOf('files.delete', since).map((c) => c.body.file)).toEqual([t.slack.uploads.at(-1)!.fileId]);
+        expect(t.slack.uploads.at(-1)!.deleted).toBe(true);
         const schedule = await replicaA.getSchedule('T0TEST', 1);
         expect(schedule).toMatchObject({ lastPeriod: '2026-11-30', nextDueAt: Date.parse('2026-12-22T21:00:00Z') });
         expect(schedule?.lastError).toContain('Slack refused the post: not_in_channel (invite me with `/invite @vidops`)');
