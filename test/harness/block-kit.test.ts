@@ -18,7 +18,8 @@ describe('fallback text of messages', () => {
   });
 
   it('flags a file shared in a channel without initial_comment, not one uploaded unshared', () => {
-    const share = (body: Record<string, unknown>) => sentPayloadProblems([{ method: 'files.completeUploadExternal', body: { files: [{ id: 'F1' }], ...body } }], []);
+    const share = (body: Record<string, unknown>) =>
+      sentPayloadProblems([{ method: 'files.completeUploadExternal', body: { files: [{ id: 'F1' }], ...body } }], []);
     expect(share({ channel_id: 'C1', blocks })).toEqual(['files.completeUploadExternal shares a file in a message without a fallback text (initial_comment)']);
     expect(share({ channel_id: 'C1', initial_comment: 'Usage chart, last week' })).toEqual([]);
     expect(share({})).toEqual([]);

@@ -99,7 +99,10 @@ export function chartImageBlock(body: Record<string, unknown>): { slack_file: { 
 
 /** Waits for the report posted in `channel` with its chart as an image block, and the upload it shows. */
 export async function postedReportWithChart(t: TestApp, channel: string, since: number): Promise<{ call: RecordedCall; upload: RecordedUpload }> {
-  const call = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined, { since, timeoutMs: 15_000 });
+  const call = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined, {
+    since,
+    timeoutMs: 15_000,
+  });
   const upload = t.slack.uploads.find((u) => u.fileId === chartImageBlock(call.body)!.slack_file.id)!;
   return { call, upload };
 }
