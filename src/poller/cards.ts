@@ -48,9 +48,15 @@ export function statusCard({ kind, snapshot, watch, transitions, now }: CardInpu
   // The card's own buttons while the resource runs (Stop), so redrawing it does not take them away.
   const buttons = watchButtons(watch, snapshot);
   if (buttons.length > 0) blocks.push(actions(buttons));
-  const where = kind === 'session-discovery' ? `Project *${escapeAndTruncate(watch.projectName, 60)}*` : `Project *${escapeAndTruncate(watch.projectName, 60)}* · ${watchScope(watch)}`;
+  const where =
+    kind === 'session-discovery'
+      ? `Project *${escapeAndTruncate(watch.projectName, 60)}*`
+      : `Project *${escapeAndTruncate(watch.projectName, 60)}* · ${watchScope(watch)}`;
   blocks.push(context(`${where} · updated <!date^${Math.floor(now / 1000)}^{time}|just now>`));
-  const text = kind === 'session-discovery' ? stripMrkdwn(headline.replace(/^:[a-z_]+: /, '')) : `${KIND_NOUNS[kind].one} ${stripMrkdwn(summary.title)}: ${stripMrkdwn(summary.status)}`;
+  const text =
+    kind === 'session-discovery'
+      ? stripMrkdwn(headline.replace(/^:[a-z_]+: /, ''))
+      : `${KIND_NOUNS[kind].one} ${stripMrkdwn(summary.title)}: ${stripMrkdwn(summary.status)}`;
   return { text, blocks };
 }
 

@@ -41,7 +41,9 @@ export interface PollerServiceOptions {
   cards?: CardBuilders;
   /** Overrides for tests and the bench (tick, leases…). */
   poller?: Partial<Pick<PollerOptions, 'tickMs' | 'leaseMs' | 'batch'>>;
-  deliverer?: Partial<Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'channelIntervalMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>>;
+  deliverer?: Partial<
+    Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'channelIntervalMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>
+  >;
 }
 
 /** The id fields a callback body may carry, looked for at any depth (the payload is not specified). */
@@ -214,7 +216,9 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
     clock: services.clock,
     ...(input.cards && { cards: input.cards }),
   });
-  const routes = settings.callbackToken ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })] : [];
+  const routes = settings.callbackToken
+    ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })]
+    : [];
   return {
     service,
     routes,

@@ -133,7 +133,8 @@ class Checker {
         const [maxLo, maxHi] = L.elements.plain_text_input.max_length_range;
         if (typeof e.min_length === 'number' && (e.min_length < minLo || e.min_length > minHi)) this.problem(path, 'min_length out of range');
         if (typeof e.max_length === 'number' && (e.max_length < maxLo || e.max_length > maxHi)) this.problem(path, 'max_length out of range');
-        if (typeof e.initial_value === 'string' && typeof e.max_length === 'number' && e.initial_value.length > e.max_length) this.problem(path, 'initial_value longer than max_length');
+        if (typeof e.initial_value === 'string' && typeof e.max_length === 'number' && e.initial_value.length > e.max_length)
+          this.problem(path, 'initial_value longer than max_length');
         break;
       }
       case 'checkboxes':
@@ -173,7 +174,8 @@ class Checker {
         break;
       case 'context': {
         const elements = (b.elements as Json[]) ?? [];
-        if (elements.length < L.blocks.context.minElements || elements.length > L.blocks.context.elements) this.problem(path, `${elements.length} context elements`);
+        if (elements.length < L.blocks.context.minElements || elements.length > L.blocks.context.elements)
+          this.problem(path, `${elements.length} context elements`);
         elements.forEach((e, i) => {
           if (!L.blocks.context.elementTypes.includes(String(e.type))) this.problem(`${path}.elements[${i}]`, `type ${String(e.type)}`);
           if (e.type !== 'image') this.text(`${path}.elements[${i}]`, e, L.composition.text.max);
@@ -182,7 +184,8 @@ class Checker {
       }
       case 'actions': {
         const elements = (b.elements as Json[]) ?? [];
-        if (elements.length < L.blocks.actions.minElements || elements.length > L.blocks.actions.elements) this.problem(path, `${elements.length} action elements`);
+        if (elements.length < L.blocks.actions.minElements || elements.length > L.blocks.actions.elements)
+          this.problem(path, `${elements.length} action elements`);
         elements.forEach((e, i) => {
           if (!L.blocks.actions.elementTypes.includes(String(e.type))) this.problem(`${path}.elements[${i}]`, `type ${String(e.type)}`);
           this.element(`${path}.elements[${i}]`, e);
@@ -231,7 +234,8 @@ export function messageProblems(message: unknown): string[] {
   if ((m.text === undefined || m.text === '') && m.blocks === undefined && m.delete_original !== true) c.problem('text', 'a message needs text or blocks');
   if (m.blocks !== undefined && (typeof m.text !== 'string' || m.text.length === 0)) c.problem('text', 'fallback text missing next to blocks');
   // Notifications and screen readers read the fallback text: it must say something.
-  else if (typeof m.text === 'string' && m.text.length > 0 && !/[\p{L}\p{N}]{2}/u.test(m.text)) c.problem('text', `fallback text says nothing: ${JSON.stringify(m.text)}`);
+  else if (typeof m.text === 'string' && m.text.length > 0 && !/[\p{L}\p{N}]{2}/u.test(m.text))
+    c.problem('text', `fallback text says nothing: ${JSON.stringify(m.text)}`);
   return c.problems;
 }
 
@@ -278,7 +282,8 @@ export function sentPayloadProblems(calls: readonly { method: string; body: Json
     } else if (call.method === 'files.completeUploadExternal' && (call.body.channel_id !== undefined || call.body.channels !== undefined)) {
       // Sharing a file posts a message whose only text is initial_comment (blocks are its alternative).
       const comment = call.body.initial_comment;
-      if (typeof comment !== 'string' || !/[\p{L}\p{N}]{2}/u.test(comment)) problems.push(`${where} shares a file in a message without a fallback text (initial_comment)`);
+      if (typeof comment !== 'string' || !/[\p{L}\p{N}]{2}/u.test(comment))
+        problems.push(`${where} shares a file in a message without a fallback text (initial_comment)`);
     } else if (call.method.startsWith('views.')) {
       const view = call.body.view as Json;
       const list = view?.type === 'home' ? homeProblems(view) : modalProblems(view);

@@ -52,7 +52,9 @@ describe('/usage (report)', () => {
     const { call, upload, text } = await reportWithChart('');
     expect(call.body.channel).toBe(CHANNEL);
     // The fallback text notifications and screen readers get: project, range, total, change.
-    expect(call.body.text).toBe(`Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant.toLocaleString('en-US')} participant minutes (none the week before)`);
+    expect(call.body.text).toBe(
+      `Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant.toLocaleString('en-US')} participant minutes (none the week before)`,
+    );
     expect(text).toContain('Video usage · last week');
     expect(text).toContain('Mon 2 Nov – Sun 8 Nov 2026');
     expect(text).toContain(`${fig('Participant', KNOWN_WEEK.participant)}  new (was 0 min)`);
@@ -186,7 +188,10 @@ describe('/usage (report)', () => {
     t.slack.failNext('chat.postMessage', { error: 'invalid_blocks' }, 1, (body) => chartImageBlock(body) !== undefined);
     const since = t.slack.mark();
     await t.slash('/usage', 'last week');
-    const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && chartImageBlock(c.body) === undefined, { since, timeoutMs: 15_000 });
+    const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && chartImageBlock(c.body) === undefined, {
+      since,
+      timeoutMs: 15_000,
+    });
     expect(post.body.text).toContain('Video usage for prod, last week');
     expect(renderedText(post.body)).toMatch(/Mon 2 Nov +│/);
     const refused = t.slack.callsOf('chat.postMessage', since).find((c) => chartImageBlock(c.body) !== undefined)!;
@@ -228,9 +233,13 @@ describe('/usage (report)', () => {
 
   it('validates ranges with the parser’s sentences: future, order, retention', async () => {
     const future = await t.slash('/usage', '2027-01-01..2027-01-31');
-    expect(renderedText((await future.waitForResponse()).body)).toMatch(/The range starts on Fri 1 Jan 2027, which is in the future \(today is Wed 11 Nov 2026/);
+    expect(renderedText((await future.waitForResponse()).body)).toMatch(
+      /The range starts on Fri 1 Jan 2027, which is in the future \(today is Wed 11 Nov 2026/,
+    );
     const order = await t.slash('/usage', '2026-11-05..2026-11-01');
-    expect(renderedText((await order.waitForResponse()).body)).toContain('The range ends (2026-11-01) before it starts (2026-11-05). Put the earlier date first: `2026-11-01..2026-11-05`.');
+    expect(renderedText((await order.waitForResponse()).body)).toContain(
+      'The range ends (2026-11-01) before it starts (2026-11-05). Put the earlier date first: `2026-11-01..2026-11-05`.',
+    );
     const old = await t.slash('/usage', '2026-01-01..2026-01-31');
     expect(renderedText((await old.waitForResponse()).body)).toMatch(/Insights keeps daily usage for 90 days: the oldest day available is/);
     const nonsense = await t.slash('/usage', 'the other day');

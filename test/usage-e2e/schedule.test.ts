@@ -58,7 +58,8 @@ describe('weekly usage reports', () => {
     return { claimed: a!.claimed + b!.claimed, delivered: a!.delivered + b!.delivered, skipped: a!.skipped + b!.skipped, retried: a!.retried + b!.retried };
   };
   /** Weekly reports posted in a channel: messages with the chart's image block. */
-  const reportsIn = (channel: string, since: number) => t.slack.callsOf('chat.postMessage', since).filter((c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined);
+  const reportsIn = (channel: string, since: number) =>
+    t.slack.callsOf('chat.postMessage', since).filter((c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined);
 
   describe('/usage schedule', () => {
     it('is for moderators: a viewer is told who can set one up', async () => {
@@ -73,10 +74,21 @@ describe('weekly usage reports', () => {
       await t.slash('/usage', 'schedule weekly tue 13:00');
       const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       const text = renderedText(post.body);
-      expect(text).toContain(`<@${USERS.moderator}> set up the weekly usage report #1 of project *prod* in <#${CHANNEL}>, every Tuesday at 13:00 (America/Los_Angeles).`);
+      expect(text).toContain(
+        `<@${USERS.moderator}> set up the weekly usage report #1 of project *prod* in <#${CHANNEL}>, every Tuesday at 13:00 (America/Los_Angeles).`,
+      );
       expect(text).toContain(`The first one comes <!date^${FIRST_DUE / 1000}^`);
       const [schedule] = await replicaA.listSchedules('T0TEST');
-      expect(schedule).toMatchObject({ id: 1, channelId: CHANNEL, projectName: 'prod', weekday: 2, minuteOfDay: 13 * 60, timeZone: 'America/Los_Angeles', nextDueAt: FIRST_DUE, createdBy: USERS.moderator });
+      expect(schedule).toMatchObject({
+        id: 1,
+        channelId: CHANNEL,
+        projectName: 'prod',
+        weekday: 2,
+        minuteOfDay: 13 * 60,
+        timeZone: 'America/Los_Angeles',
+        nextDueAt: FIRST_DUE,
+        createdBy: USERS.moderator,
+      });
       const [audit] = await t.store.listAudit('T0TEST', 1);
       expect(audit).toMatchObject({ command: '/usage schedule weekly', outcome: 'ok', target: `schedule 1 in ${CHANNEL}` });
     });
@@ -93,7 +105,9 @@ describe('weekly usage reports', () => {
 
     it('refuses a duplicate, a channel name it cannot resolve and an impossible time', async () => {
       const twin = await t.slash('/usage', 'schedule weekly 1pm PT tuesday');
-      expect(renderedText((await twin.waitForResponse()).body)).toContain('That report is already scheduled: #1, every Tuesday at 13:00 (America/Los_Angeles). Nothing was added.');
+      expect(renderedText((await twin.waitForResponse()).body)).toContain(
+        'That report is already scheduled: #1, every Tuesday at 13:00 (America/Los_Angeles). Nothing was added.',
+      );
       const named = await t.slash('/usage', 'schedule weekly #general');
       expect(renderedText((await named.waitForResponse()).body)).toContain('Slack sent “#general” as plain text');
       const late = await t.slash('/usage', 'schedule weekly mon 25:00');
@@ -146,7 +160,9 @@ describe('weekly usage reports', () => {
       expect(text).toContain('Mon 2 Nov – Sun 8 Nov 2026');
       expect(text).toContain(`*Participant minutes*\n*${KNOWN_WEEK.participant} min*`);
       expect(text).toContain(`Weekly report #1, set up by <@${USERS.moderator}> · \`/usage schedule cancel 1\` stops it`);
-      expect(report!.body.text).toBe(`Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant} participant minutes (none the week before)`);
+      expect(report!.body.text).toBe(
+        `Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant} participant minutes (none the week before)`,
+      );
       const upload = t.slack.uploads.find((u) => u.fileId === chartImageBlock(report!.body)!.slack_file.id)!;
       expect(upload.completed).toBeDefined();
       expect(upload.completed?.channelId).toBeUndefined();

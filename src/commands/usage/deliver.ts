@@ -56,7 +56,13 @@ export async function postReport(to: Audience, answer: ReportAnswer, ctx: Report
     image = await uploadChart(to.client, chart.png, chartTitle(report, projectName));
     // A PNG without words (no font on this machine) goes with the text bars too.
     const message = usageReportMessage(report, ctx, { image, bars: !chart.textRendered });
-    const posted = await to.client.chat.postMessage({ channel: options.channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+    const posted = await to.client.chat.postMessage({
+      channel: options.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
     return { delivered: 'channel', chart: 'file', ts: posted.ts };
   } catch (error) {
     if (image) await discardChart(to, image);
@@ -71,7 +77,13 @@ export async function postReport(to: Audience, answer: ReportAnswer, ctx: Report
 
   const message = usageReportMessage(report, ctx, 'text');
   if (!options.ephemeralFallback) {
-    const posted = await to.client.chat.postMessage({ channel: options.channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+    const posted = await to.client.chat.postMessage({
+      channel: options.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
     return { delivered: 'channel', chart: 'text', ts: posted.ts };
   }
   const announced = await announce(to, message, options.channelId);
