@@ -7,7 +7,7 @@
 import { InsightsError } from '../api/insights';
 import { escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { dailySeries, describeRange, formatChange, formatMinutes, formatShare, textBars, type Total, type UsageReport } from '../usage';
-import { type KnownBlock, type SlackMessage, LIMITS, context, fields, header, section, warning } from './blocks';
+import { type KnownBlock, type SlackMessage, LIMITS, context, fields, header, plain, section, warning } from './blocks';
 
 /** Who the report is for and how old its figures are. */
 export interface ReportContext {
@@ -22,9 +22,20 @@ export interface ReportContext {
   schedule?: { id: number; createdBy: string };
 }
 
-export type ChartPlacement = 'attached' | 'text';
+/** The chart PNG the app uploaded (not shared), shown in the message by an image block. */
+export interface ChartImage {
+  slackFileId: string;
+  title: string;
+  altText: string;
+}
+
+/** `'text'`: the chart as text bars. An image: the PNG, plus the text bars when `bars` (a PNG drawn
+ * without a font has no words on it). */
+export type ChartPlacement = 'text' | { image: ChartImage; bars: boolean };
 
 const MAX_LIST_LINES = 12;
+/** Block Kit's limit on an image block's alt text and title. */
+const IMAGE_TEXT_MAX = 2000;
 
 /** "Fetched from Insights just now", "Cached: fetched 5 min ago". */
 export function fetchedLine(ctx: Pick<ReportContext, 'fetchedAt' | 'now' | 'cached'>): string {
@@ -68,7 +79,16 @@ function breakdownBlock(report: UsageReport): KnownBlock | undefined {
   return section(`*${b.title}* (published + subscribed minutes)\n${listLines(lines)}${note}`);
 }
 
-/** The report; `chart: 'attached'` when the PNG goes with it as a file, `'text'` for text bars. */
+function imageBlock(image: ChartImage): KnownBlock {
+  return {
+    type: 'image',
+    slack_file: { id: image.slackFileId },
+    alt_text: image.altText.slice(0, IMAGE_TEXT_MAX),
+    title: plain(image.title, IMAGE_TEXT_MAX),
+  };
+}
+
+/** The report, with its chart as an image block (the uploaded PNG) or as text bars. */
 export function usageReportMessage(report: UsageReport, ctx: ReportContext, chart: ChartPlacement): SlackMessage {
   const { totals } = report;
   const blocks: KnownBlock[] = [
@@ -91,7 +111,8 @@ export function usageReportMessage(report: UsageReport, ctx: ReportContext, char
   }
   const breakdown = breakdownBlock(report);
   if (breakdown) blocks.push(breakdown);
-  if (chart === 'text') blocks.push(section(textChart(report)));
+  if (chart !== 'text') blocks.push(imageBlock(chart.image));
+  if (chart === 'text' || chart.bars) blocks.push(section(textChart(report)));
 
   const notes = [...report.notes.map(escapeMrkdwn), escapeMrkdwn(report.freshness.note), fetchedLine(ctx)];
   blocks.push(context(notes.join(' ')));
@@ -111,11 +132,16 @@ function footer(ctx: ReportContext): string {
   return parts.join(' · ');
 }
 
+/** The message's fallback text (notifications, screen readers): "Video usage for prod, last week
+ * (Mon 2 Nov – Sun 8 Nov 2026): 420 participant minutes (+12% on the week before)". */
 function fallbackText(report: UsageReport, ctx: ReportContext): string {
   const main = report.totals.participant ?? report.totals.streamed;
   const what = report.totals.participant ? 'participant minutes' : 'streamed minutes';
+  const range = report.range.label === report.description ? report.description : `${report.range.label} (${report.description})`;
+  const before = report.previous?.label;
   const changed = formatChange(main.change);
-  return `Video usage ${report.range.label} (${report.description}, ${ctx.projectName}): ${formatMinutes(main.minutes).replace(/ min$/, '')} ${what}${changed ? ` (${changed})` : ''}`;
+  const change = !before || !changed ? '' : main.change.kind === 'new' ? ` (none ${before})` : ` (${changed} on ${before})`;
+  return `Video usage for ${ctx.projectName}, ${range}: ${formatMinutes(main.minutes).replace(/ min$/, '')} ${what}${change}`.slice(0, LIMITS.messageText);
 }
 
 /** Alt text and title of the chart file. */

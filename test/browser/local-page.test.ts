@@ -215,7 +215,8 @@ describeWithChromium('the local page', () => {
 
   test('/usage posts the daily chart, shown as an image', async () => {
     await runCommand('/usage');
-    const chart = messages().locator('figure.msg-file--image img').last();
+    // The report's image block shows the uploaded PNG (`slack_file`), under its fallback-text-bearing message.
+    const chart = messages().locator('figure.bk-image img.bk-image-img').last();
     await chart.waitFor();
     await chart.scrollIntoViewIfNeeded();
     // Browser-side callbacks: typed structurally, the test's TypeScript has no DOM library.
@@ -224,6 +225,7 @@ describeWithChromium('the local page', () => {
     const size = await chart.evaluate((img) => ({ width: (img as LoadedImage).naturalWidth, height: (img as LoadedImage).naturalHeight }));
     expect(size.width).toBeGreaterThan(100);
     expect(size.height).toBeGreaterThan(50);
+    expect(await chart.getAttribute('alt')).toContain('minutes per day');
     await screenshot(page, 'usage-chart');
   });
 

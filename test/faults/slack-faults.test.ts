@@ -12,6 +12,7 @@ import { CHANNEL, USERS, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import type { RecordedResponse } from '../harness/fake-slack';
 import { renderedText } from '../harness/text';
+import { postedReportWithChart } from '../usage-e2e/fixtures';
 
 const inChannel = (body: Record<string, unknown>) => body.channel === CHANNEL;
 
@@ -192,7 +193,9 @@ describe('Slack faults', () => {
     it('the next /usage posts its report with the chart', async () => {
       const since = t.slack.mark();
       await t.slash('/usage', 'last week');
-      await t.waitForSlackCall('files.completeUploadExternal', () => true, { since, timeoutMs: 15_000 });
+      const { call, upload } = await postedReportWithChart(t, CHANNEL, since);
+      expect(call.body.text).toContain('Video usage for');
+      expect(upload.bytes).toBeDefined();
     });
   });
 });

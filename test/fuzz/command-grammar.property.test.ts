@@ -57,7 +57,9 @@ describe('the safety check itself', () => {
   it('flags what it must flag', () => {
     expect(activeSequences('hi <!channel> and <@U1|x> in <#C1> see <https://evil.example|click> or <mailto:a@b.c>')).toHaveLength(5);
     expect(activeSequences('&lt;!channel&gt; `code` <not a link')).toEqual([]);
-    expect(unsafeMessage({ text: 'x', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '<!here>' } }] })).toEqual(['active sequence <!here>']);
-    expect(unsafeMessage({ text: 'x', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'y'.repeat(3001) } }] })).toHaveLength(1);
+    expect(unsafeMessage({ text: 'Usage report', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '<!here>' } }] })).toEqual([
+      'active sequence <!here>',
+    ]);
+    expect(unsafeMessage({ text: 'Usage report', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'y'.repeat(3001) } }] })).toHaveLength(1);
   });
 });

@@ -233,6 +233,9 @@ export function messageProblems(message: unknown): string[] {
   if (m.blocks !== undefined) c.blocks('blocks', m.blocks, 'message', L.message.maxBlocks);
   if ((m.text === undefined || m.text === '') && m.blocks === undefined && m.delete_original !== true) c.problem('text', 'a message needs text or blocks');
   if (m.blocks !== undefined && (typeof m.text !== 'string' || m.text.length === 0)) c.problem('text', 'fallback text missing next to blocks');
+  // Notifications and screen readers read the fallback text: it must say something.
+  else if (typeof m.text === 'string' && m.text.length > 0 && !/[\p{L}\p{N}]{2}/u.test(m.text))
+    c.problem('text', `fallback text says nothing: ${JSON.stringify(m.text)}`);
   return c.problems;
 }
 
@@ -276,6 +279,11 @@ export function sentPayloadProblems(calls: readonly { method: string; body: Json
     const where = `${call.method}`;
     if (call.method === 'chat.postMessage' || call.method === 'chat.postEphemeral' || call.method === 'chat.update') {
       problems.push(...messageProblems(call.body).map((p) => `${where} ${p}`));
+    } else if (call.method === 'files.completeUploadExternal' && (call.body.channel_id !== undefined || call.body.channels !== undefined)) {
+      // Sharing a file posts a message whose only text is initial_comment (blocks are its alternative).
+      const comment = call.body.initial_comment;
+      if (typeof comment !== 'string' || !/[\p{L}\p{N}]{2}/u.test(comment))
+        problems.push(`${where} shares a file in a message without a fallback text (initial_comment)`);
     } else if (call.method.startsWith('views.')) {
       const view = call.body.view as Json;
       const list = view?.type === 'home' ? homeProblems(view) : modalProblems(view);

@@ -40,6 +40,8 @@ export interface RecordedUpload {
   bytes?: Buffer;
   /** Set by files.completeUploadExternal. */
   completed?: { channelId?: string; title?: string; initialComment?: string; blocks?: unknown; seq: number };
+  /** Set by files.delete. */
+  deleted?: boolean;
 }
 
 /**
@@ -249,6 +251,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (!channel) return { ok: false, error: 'channel_not_found' };
         if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
         if (body.text === undefined && body.blocks === undefined && body.attachments === undefined) return { ok: false, error: 'no_text' };
+        const badFile = invalidSlackFile(body.blocks);
+        if (badFile) return { ok: false, error: 'invalid_blocks', errors: [`invalid slack file [json-pointer:${badFile}]`] };
         const ts = nextTs();
         const resolved = channel.startsWith('U') ? `D${channel.slice(1)}` : channel;
         storeMessage(resolved, ts, body);
@@ -265,6 +269,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return { ok: true, message_ts: nextTs() };
       case 'chat.update': {
         if (!channel || typeof body.ts !== 'string') return { ok: false, error: 'message_not_found' };
+        const badUpdateFile = invalidSlackFile(body.blocks);
+        if (badUpdateFile) return { ok: false, error: 'invalid_blocks', errors: [`invalid slack file [json-pointer:${badUpdateFile}]`] };
         const message = stored.get(channel)?.find((m) => m.ts === body.ts);
         if (message) {
           message.updates += 1;
@@ -350,6 +356,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         });
         return { ok: true, files: found.map((u, i) => ({ id: u!.fileId, name: u!.filename, title: files[i]!.title ?? u!.filename, size: u!.bytes!.length })) };
       }
+      case 'files.delete': {
+        const upload = uploads.find((u) => u.fileId === body.file && !u.deleted);
+        if (!upload) return { ok: false, error: 'file_not_found' };
+        upload.deleted = true;
+        return { ok: true };
+      }
       case 'conversations.info': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
         if (privateChannels.has(channel)) return { ok: false, error: 'missing_scope', needed: 'groups:read', provided: 'channels:read' };
@@ -358,6 +370,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** Where an image block names a file the bot cannot show (unknown, never completed, deleted):
+   * Slack answers invalid_blocks. Undefined when every `slack_file` is fine. */
+  function invalidSlackFile(blocks: unknown): string | undefined {
+    if (!Array.isArray(blocks)) return undefined;
+    for (const [i, block] of blocks.entries()) {
+      const file = (block as { type?: unknown; slack_file?: { id?: unknown; url?: unknown } }).slack_file;
+      if ((block as { type?: unknown }).type !== 'image' || file === undefined) continue;
+      const upload = uploads.find((u) => u.fileId === file.id);
+      if (typeof file.url === 'string' || !upload?.completed || upload.deleted) return `/blocks/${i}/slack_file`;
+    }
+    return undefined;
   }
 
   function storeView(id: string, view: unknown): Record<string, unknown> {

@@ -60,6 +60,14 @@ describe('blocks', () => {
     expect(image).toContain('<figcaption>Usage</figcaption><img class="bk-image-img" src="https://x.y/chart.png" alt="Daily minutes" loading="lazy">');
   });
 
+  test('an image block naming a Slack file shows the stand-in’s copy of it (by id) or its URL', () => {
+    expect(renderBlock({ type: 'image', slack_file: { id: 'F0CHART' }, alt_text: 'Daily minutes' }, 0, ctx)).toContain(
+      '<img class="bk-image-img" src="/files/F0CHART/" alt="Daily minutes" loading="lazy">',
+    );
+    expect(renderBlock({ type: 'image', slack_file: { url: 'https://x.y/f.png' }, alt_text: 'f' }, 0, ctx)).toContain('src="https://x.y/f.png"');
+    expect(renderBlock({ type: 'image', slack_file: { url: 'javascript:alert(1)' }, alt_text: 'f' }, 0, ctx)).not.toContain('javascript:');
+  });
+
   test('images with a script URL are not rendered as images', () => {
     const html = renderBlock({ type: 'image', image_url: 'javascript:alert(1)', alt_text: '"><script>x</script>' }, 0, ctx);
     expect(tagNames(html)).toEqual(['figure', 'span', 'span', 'figure']);

@@ -265,16 +265,20 @@ describe('local mode', () => {
     );
   });
 
-  it('/usage posts the daily chart as a PNG file the stand-in serves back', async () => {
+  it('/usage posts the report with a fallback text and the daily chart as an uploaded PNG the stand-in serves back', async () => {
     expect(await page.command('/usage')).toEqual({ ok: true });
-    const posted = await page.waitFor((s) => s.messages.find((m) => m.files?.length), 'usage chart');
-    const [file] = posted.files!;
-    expect(file).toEqual(expect.objectContaining({ mimetype: 'image/png', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/files\//) }));
-    const res = await fetch(file!.url);
+    type ImageBlock = { type: string; slack_file?: { id: string }; alt_text?: string };
+    const chartOf = (blocks: unknown[] | undefined) => (blocks as ImageBlock[] | undefined)?.find((b) => b.type === 'image' && b.slack_file);
+    const posted = await page.waitFor((s) => s.messages.find((m) => chartOf(m.blocks)), 'usage chart');
+    expect(posted.text).toMatch(/^Video usage for local, last week \(.+\): [\d,]+ participant minutes/);
+    expect(posted.files ?? []).toEqual([]);
+    const image = chartOf(posted.blocks)!;
+    expect(image.alt_text).toContain('minutes per day');
+    const res = await fetch(new URL(`/files/${image.slack_file!.id}/`, local.url));
     expect(res.headers.get('content-type')).toBe('image/png');
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
-    expect(posted.blocks?.length).toBeGreaterThan(0);
+    expect(posted.blocks!.length).toBeGreaterThan(1);
   });
 
   it('sends the global shortcut: “Mute everyone” opens its form', async () => {

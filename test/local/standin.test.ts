@@ -190,6 +190,34 @@ describe('Web API answers', () => {
     expect(sniffMimetype('report.bin', png)).toBe('image/png');
     expect(sniffMimetype('data.csv')).toBe('text/csv');
   });
+
+  it('shows an unshared upload in a message by an image block (slack_file) only once completed; files.delete removes it', () => {
+    const { workspace, call } = setup();
+    const { file_id: id } = call('files.getUploadURLExternal', { filename: 'chart.png', length: 10 }) as { file_id: string };
+    const message = (fileId: string) => ({
+      channel: C,
+      text: 'Usage for prod',
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: 'Figures' } },
+        { type: 'image', slack_file: { id: fileId }, alt_text: 'chart' },
+      ],
+    });
+    const refused = { ok: false, error: 'invalid_blocks', errors: ['invalid slack file [json-pointer:/blocks/1/slack_file]'] };
+    expect(call('chat.postMessage', message(id))).toEqual(refused);
+    workspace.file(id)!.bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+    expect(call('files.completeUploadExternal', { files: [{ id, title: 'Chart' }] }).ok).toBe(true);
+    // Not shared: completing without a channel posts nothing.
+    expect(workspace.visible(C)).toEqual([]);
+    const posted = call('chat.postMessage', message(id)) as { ok: boolean; ts: string };
+    expect(posted.ok).toBe(true);
+    expect(workspace.visible(C)).toEqual([
+      expect.objectContaining({ text: 'Usage for prod', blocks: [expect.anything(), expect.objectContaining({ type: 'image', slack_file: { id } })] }),
+    ]);
+    expect(call('files.delete', { file: id })).toEqual({ ok: true });
+    expect(call('files.delete', { file: id })).toEqual({ ok: false, error: 'file_not_found' });
+    expect(call('chat.update', { ...message(id), ts: posted.ts })).toEqual(refused);
+    expect(call('chat.postMessage', message('F0NOPE'))).toEqual(refused);
+  });
 });
 
 describe('response URLs', () => {

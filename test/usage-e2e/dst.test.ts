@@ -5,7 +5,7 @@
  */
 import { CHANNEL, startTestApp, type TestApp } from '../harness/app';
 import { renderedText } from '../harness/text';
-import { HOUR, advanceTo, graphqlRequests, pngSize } from './fixtures';
+import { HOUR, advanceTo, graphqlRequests, pngSize, postedReportWithChart } from './fixtures';
 
 /** Sunday 25 October 2026, 23:00 PDT. */
 const START = Date.parse('2026-10-26T06:00:00Z');
@@ -56,15 +56,14 @@ describe('/usage over the DST week of 1 November 2026', () => {
 
     const since = t.slack.mark();
     await t.slash('/usage', 'last week');
-    const call = await t.waitForSlackCall('files.completeUploadExternal', () => true, { since, timeoutMs: 15_000 });
-    expect(call.body.channel_id).toBe(CHANNEL);
+    const { call, upload } = await postedReportWithChart(t, CHANNEL, since);
+    expect(call.body.text).toBe('Video usage for prod, last week (Mon 26 Oct – Sun 1 Nov 2026): 230 participant minutes (+2,200% on the week before)');
     const text = renderedText(call.body.blocks);
     expect(text).toContain('Mon 26 Oct – Sun 1 Nov 2026');
     expect(text).toContain('*Published minutes*\n*230 min*  +2,200% (was 10 min)');
     expect(text).toContain('*Participant minutes*\n*230 min*');
     expect(text).toContain('Compared with the week before: Mon 19 Oct – Sun 25 Oct 2026.');
 
-    const upload = t.slack.uploads.find((u) => u.fileId === (call.body.files as { id: string }[])[0]!.id)!;
     expect(upload.altText).toContain(
       '2026-10-26 20 min; 2026-10-27 0 min; 2026-10-28 0 min; 2026-10-29 0 min; 2026-10-30 0 min; 2026-10-31 30 min; 2026-11-01 180 min',
     );
@@ -75,7 +74,7 @@ describe('/usage over the DST week of 1 November 2026', () => {
     const before = graphqlRequests(t);
     const since = t.slack.mark();
     await t.slash('/usage', '2026-10-26..2026-11-01');
-    const call = await t.waitForSlackCall('files.completeUploadExternal', () => true, { since, timeoutMs: 15_000 });
+    const { call } = await postedReportWithChart(t, CHANNEL, since);
     const text = renderedText(call.body.blocks);
     expect(text).toContain('*Published minutes*\n*230 min*');
     // A different question (explicit dates compare with the 7 days before): asked once more.

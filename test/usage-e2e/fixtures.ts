@@ -9,6 +9,7 @@
  * 15 + 3k with 1–2 publishers and 45 − 3k with 3–6. Each SDK (and country) streams 50 − k.
  */
 import type { TestApp } from '../harness/app';
+import type { RecordedCall, RecordedUpload } from '../harness/fake-slack';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -88,4 +89,20 @@ export function pngSize(png: Buffer): { width: number; height: number } {
 /** GraphQL requests the emulator received so far. */
 export function graphqlRequests(t: TestApp): number {
   return t.emulator.control.requestLog().filter((e) => e.path.endsWith('/graphql')).length;
+}
+
+/** The image block of a posted report that shows the uploaded chart, if it has one. */
+export function chartImageBlock(body: Record<string, unknown>): { slack_file: { id: string }; alt_text: string; title?: { text: string } } | undefined {
+  const blocks = Array.isArray(body.blocks) ? (body.blocks as { type?: string; slack_file?: { id?: string } }[]) : [];
+  return blocks.find((b) => b.type === 'image' && typeof b.slack_file?.id === 'string') as ReturnType<typeof chartImageBlock>;
+}
+
+/** Waits for the report posted in `channel` with its chart as an image block, and the upload it shows. */
+export async function postedReportWithChart(t: TestApp, channel: string, since: number): Promise<{ call: RecordedCall; upload: RecordedUpload }> {
+  const call = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined, {
+    since,
+    timeoutMs: 15_000,
+  });
+  const upload = t.slack.uploads.find((u) => u.fileId === chartImageBlock(call.body)!.slack_file.id)!;
+  return { call, upload };
 }

@@ -2,9 +2,9 @@
  * Pagination end to end: the app's Insights clients ask for small pages (3 metrics, 2 session
  * summaries), so every answer spans several pages; the figures must not change.
  */
-import { startTestApp, testInsightsFactory, type TestApp } from '../harness/app';
+import { CHANNEL, startTestApp, testInsightsFactory, type TestApp } from '../harness/app';
 import { renderedText } from '../harness/text';
-import { KNOWN_WEEK, WEEK_FINAL, advanceTo, graphqlRequests, seedKnownWeek } from './fixtures';
+import { KNOWN_WEEK, WEEK_FINAL, advanceTo, graphqlRequests, postedReportWithChart, seedKnownWeek } from './fixtures';
 
 const PAGE = { metrics: 3, summaries: 2 };
 
@@ -37,7 +37,7 @@ describe('/usage over several pages of Insights results', () => {
     const before = graphqlRequests(t);
     const since = t.slack.mark();
     await t.slash('/usage', 'last week --by country');
-    const call = await t.waitForSlackCall('files.completeUploadExternal', () => true, { since, timeoutMs: 15_000 });
+    const { call } = await postedReportWithChart(t, CHANNEL, since);
     const text = renderedText(call.body.blocks);
     expect(text).toContain(`*Participant minutes*\n*${KNOWN_WEEK.participant} min*`);
     expect(text).toContain(`*Published minutes*\n*${KNOWN_WEEK.published} min*`);

@@ -1,13 +1,14 @@
 /**
  * End to end through Slack: `/usage` and its range forms against the emulator, figures checked
  * against a week with known minutes and the emulator's ground truth; the chart uploaded with
- * files.uploadV2 (a real PNG), text bars without `files:write`, `--private`, the cache.
+ * files.uploadV2 (a real PNG, not shared) and shown by an image block of the report's message, which
+ * carries a meaningful fallback text; text bars without `files:write`, `--private`, the cache.
  */
 import { CHANNEL, USERS, startTestApp, testInsightsFactory, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import type { RecordedCall, RecordedUpload } from '../harness/fake-slack';
 import { renderedText } from '../harness/text';
-import { DAY, KNOWN_WEEK, MINUTE, WEEK_FINAL, advanceTo, graphqlRequests, pngSize, seedKnownWeek } from './fixtures';
+import { DAY, KNOWN_WEEK, MINUTE, WEEK_FINAL, advanceTo, chartImageBlock, graphqlRequests, pngSize, postedReportWithChart, seedKnownWeek } from './fixtures';
 
 const minutes = (n: number) => `${n.toLocaleString('en-US')} min`;
 /** A total as the report's fields show it (mrkdwn). */
@@ -33,27 +34,27 @@ describe('/usage (report)', () => {
   });
 
   afterAll(async () => {
-    // Blocks shared with a file are a message too: check them against Block Kit's limits.
-    const shared = t.slack.callsOf('files.completeUploadExternal').map((c) => ({ method: 'chat.postMessage', body: { blocks: c.body.blocks, text: 'file' } }));
-    expect(sentPayloadProblems([...t.slack.calls, ...shared], t.slack.responses)).toEqual([]);
+    expect(sentPayloadProblems(t.slack.calls, t.slack.responses)).toEqual([]);
     await t.close();
   });
 
-  /** Sends `/usage <text>` and resolves the file upload it completes (report blocks + PNG). */
-  async function reportWithChart(text: string, actor = {}): Promise<{ call: RecordedCall; upload: RecordedUpload; text: string }> {
+  /** Sends `/usage <text>` and resolves the report it posts in the channel (blocks + image of the PNG). */
+  async function reportWithChart(text: string, actor: { channel?: string } = {}): Promise<{ call: RecordedCall; upload: RecordedUpload; text: string }> {
     const since = t.slack.mark();
     const res = await t.slash('/usage', text, actor);
     expect(res.status).toBe(200);
     expect(res.ack).toBeUndefined();
-    const call = await t.waitForSlackCall('files.completeUploadExternal', () => true, { since, timeoutMs: 15_000 });
-    const fileId = (call.body.files as { id: string }[])[0]!.id;
-    const upload = t.slack.uploads.find((u) => u.fileId === fileId)!;
+    const { call, upload } = await postedReportWithChart(t, actor.channel ?? CHANNEL, since);
     return { call, upload, text: renderedText(call.body.blocks) };
   }
 
   it('posts last week beside the week before in the channel, with the exact known minutes and a PNG chart', async () => {
     const { call, upload, text } = await reportWithChart('');
-    expect(call.body.channel_id).toBe(CHANNEL);
+    expect(call.body.channel).toBe(CHANNEL);
+    // The fallback text notifications and screen readers get: project, range, total, change.
+    expect(call.body.text).toBe(
+      `Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant.toLocaleString('en-US')} participant minutes (none the week before)`,
+    );
     expect(text).toContain('Video usage · last week');
     expect(text).toContain('Mon 2 Nov – Sun 8 Nov 2026');
     expect(text).toContain(`${fig('Participant', KNOWN_WEEK.participant)}  new (was 0 min)`);
@@ -80,6 +81,15 @@ describe('/usage (report)', () => {
     expect(upload.filename).toBe('usage-prod-2026-11-02-to-2026-11-08.png');
     expect(upload.altText).toContain('Participant minutes per day');
     expect(upload.altText).toContain('2026-11-02 60 min');
+    // Uploaded without sharing: the only message showing it is the report, by an image block.
+    expect(upload.completed?.channelId).toBeUndefined();
+    const image = chartImageBlock(call.body)!;
+    expect(image.alt_text).toBe(upload.altText);
+    expect(image.title?.text).toContain('Participant minutes per day');
+    // The figures in words come before the chart, the notes after it.
+    const types = (call.body.blocks as { type: string }[]).map((b) => b.type);
+    expect(types.indexOf('image')).toBeGreaterThan(types.indexOf('section'));
+    expect(types.slice(types.indexOf('image') + 1)).toEqual(['context', 'context']);
   });
 
   it('answers a second /usage from the cache: no GraphQL request, and it says how old the figures are', async () => {
@@ -141,7 +151,7 @@ describe('/usage (report)', () => {
     expect(text).toContain('project *hist*');
     expect(text).toContain(`${fig('Published', Math.round(published))}`);
     expect(text).toContain(`${fig('Subscribed', Math.round(subscribed))}`);
-    expect(call.body.channel_id).toBe(CHANNEL);
+    expect(call.body.channel).toBe(CHANNEL);
   });
 
   it('breaks the range down by SDK, country and browser', async () => {
@@ -165,11 +175,29 @@ describe('/usage (report)', () => {
     const since = t.slack.mark();
     await t.slash('/usage', '2026-11-03..2026-11-05');
     const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+    expect(post.body.text).toBe('Video usage for prod, Tue 3 Nov – Thu 5 Nov 2026: 180 participant minutes (+200% on the 3 days before)');
+    expect(chartImageBlock(post.body)).toBeUndefined();
     const text = renderedText(post.body);
     expect(text).toContain('Participant minutes per day');
     expect(text).toMatch(/Tue 3 Nov +│█+ +60/);
     expect(text).toContain(`${fig('Published', 49 + 48 + 47)}`);
     expect(t.slack.callsOf('files.completeUploadExternal', since)).toEqual([]);
+  });
+
+  it('posts text bars and deletes the unused PNG when Slack refuses the image block (invalid_blocks)', async () => {
+    t.slack.failNext('chat.postMessage', { error: 'invalid_blocks' }, 1, (body) => chartImageBlock(body) !== undefined);
+    const since = t.slack.mark();
+    await t.slash('/usage', 'last week');
+    const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && chartImageBlock(c.body) === undefined, {
+      since,
+      timeoutMs: 15_000,
+    });
+    expect(post.body.text).toContain('Video usage for prod, last week');
+    expect(renderedText(post.body)).toMatch(/Mon 2 Nov +│/);
+    const refused = t.slack.callsOf('chat.postMessage', since).find((c) => chartImageBlock(c.body) !== undefined)!;
+    const fileId = chartImageBlock(refused.body)!.slack_file.id;
+    expect(t.slack.callsOf('files.delete', since).map((c) => c.body.file)).toEqual([fileId]);
+    expect(t.slack.uploads.find((u) => u.fileId === fileId)?.deleted).toBe(true);
   });
 
   it('answers only the asker with --private (chart in text), without posting in the channel', async () => {
@@ -187,11 +215,17 @@ describe('/usage (report)', () => {
   it('shows the report to the asker alone, with how to invite the bot, where it is not a member', async () => {
     t.slack.setNotInChannel('C0PRIVATE');
     try {
+      const since = t.slack.mark();
       const res = await t.slash('/usage', 'last week', { channel: 'C0PRIVATE' });
       const reply = await res.waitForResponse();
       expect(reply.body.response_type).toBe('ephemeral');
       expect(renderedText(reply.body)).toContain('/invite @vidops');
       expect(renderedText(reply.body)).toContain(`${fig('Participant', KNOWN_WEEK.participant)}`);
+      // The chart uploaded for the refused message is not left behind.
+      expect(t.slack.callsOf('files.getUploadURLExternal', since)).toHaveLength(1);
+      const deleted = t.slack.callsOf('files.delete', since).map((c) => c.body.file);
+      expect(deleted).toEqual([t.slack.uploads.at(-1)!.fileId]);
+      expect(t.slack.uploads.at(-1)!.deleted).toBe(true);
     } finally {
       t.slack.setNotInChannel('C0PRIVATE', false);
     }

@@ -12,7 +12,7 @@ import { UsageScheduler } from '../../src/schedules';
 import { SqliteStore } from '../../src/store/sqlite';
 import { BOT_TOKEN, CHANNEL, USERS, startTestApp, type TestApp } from '../harness/app';
 import { renderedText } from '../harness/text';
-import { DAY, KNOWN_WEEK, MINUTE, WEEK_FINAL, advanceTo, pngSize, seedKnownWeek } from './fixtures';
+import { DAY, KNOWN_WEEK, MINUTE, WEEK_FINAL, advanceTo, chartImageBlock, pngSize, seedKnownWeek } from './fixtures';
 
 /** Tuesday 10 November 2026, 13:00 PST. */
 const FIRST_DUE = Date.parse('2026-11-10T21:00:00Z');
@@ -57,7 +57,9 @@ describe('weekly usage reports', () => {
     const [a, b] = await Promise.all(schedulers.map((s) => s.runOnce()));
     return { claimed: a!.claimed + b!.claimed, delivered: a!.delivered + b!.delivered, skipped: a!.skipped + b!.skipped, retried: a!.retried + b!.retried };
   };
-  const reportsIn = (channel: string, since: number) => t.slack.callsOf('files.completeUploadExternal', since).filter((c) => c.body.channel_id === channel);
+  /** Weekly reports posted in a channel: messages with the chart's image block. */
+  const reportsIn = (channel: string, since: number) =>
+    t.slack.callsOf('chat.postMessage', since).filter((c) => c.body.channel === channel && chartImageBlock(c.body) !== undefined);
 
   describe('/usage schedule', () => {
     it('is for moderators: a viewer is told who can set one up', async () => {
@@ -158,7 +160,12 @@ describe('weekly usage reports', () => {
       expect(text).toContain('Mon 2 Nov – Sun 8 Nov 2026');
       expect(text).toContain(`*Participant minutes*\n*${KNOWN_WEEK.participant} min*`);
       expect(text).toContain(`Weekly report #1, set up by <@${USERS.moderator}> · \`/usage schedule cancel 1\` stops it`);
-      const upload = t.slack.uploads.find((u) => u.fileId === (report!.body.files as { id: string }[])[0]!.id)!;
+      expect(report!.body.text).toBe(
+        `Video usage for prod, last week (Mon 2 Nov – Sun 8 Nov 2026): ${KNOWN_WEEK.participant} participant minutes (none the week before)`,
+      );
+      const upload = t.slack.uploads.find((u) => u.fileId === chartImageBlock(report!.body)!.slack_file.id)!;
+      expect(upload.completed).toBeDefined();
+      expect(upload.completed?.channelId).toBeUndefined();
       expect(pngSize(upload.bytes!)).toEqual({ width: 1600, height: 800 });
 
       expect(await replicaA.getSchedule('T0TEST', 1)).toMatchObject({ lastPeriod: '2026-11-02', nextDueAt: FIRST_DUE + 7 * DAY, failures: 0 });
@@ -182,7 +189,11 @@ describe('weekly usage reports', () => {
       t.slack.setNotInChannel(CHANNEL);
       try {
         advanceTo(t, Date.parse('2026-12-15T21:00:05Z'));
+        const since = t.slack.mark();
         expect(await runBoth()).toEqual({ claimed: 1, delivered: 0, skipped: 1, retried: 0 });
+        // The chart uploaded for the refused post is deleted, not left behind.
+        expect(t.slack.callsOf('files.delete', since).map((c) => c.body.file)).toEqual([t.slack.uploads.at(-1)!.fileId]);
+        expect(t.slack.uploads.at(-1)!.deleted).toBe(true);
         const schedule = await replicaA.getSchedule('T0TEST', 1);
         expect(schedule).toMatchObject({ lastPeriod: '2026-11-30', nextDueAt: Date.parse('2026-12-22T21:00:00Z') });
         expect(schedule?.lastError).toContain('Slack refused the post: not_in_channel (invite me with `/invite @vidops`)');

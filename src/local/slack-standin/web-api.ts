@@ -80,6 +80,26 @@ function historyPage(list: Message[], all: Message[], body: Body): Answer {
   };
 }
 
+/** Image types Slack shows in an image block's `slack_file`. */
+const BLOCK_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif']);
+
+/** The json-pointer of the first image block naming a file Slack would not show (unknown, not
+ * completed, deleted, not an image), as Slack's invalid_blocks error gives it; else undefined. */
+function invalidSlackFile(body: Body, workspace: Workspace): string | undefined {
+  const blocks = blocksOf(body) ?? [];
+  for (const [i, block] of blocks.entries()) {
+    const ref = (block as { type?: unknown; slack_file?: { id?: unknown } }).slack_file;
+    if ((block as { type?: unknown }).type !== 'image' || ref === undefined) continue;
+    const file = typeof ref.id === 'string' ? workspace.file(ref.id) : undefined;
+    if (!file?.completed || !BLOCK_IMAGE_TYPES.has(file.mimetype)) return `/blocks/${i}/slack_file`;
+  }
+  return undefined;
+}
+
+function refuseBlocks(pointer: string): Answer {
+  return { ok: false, error: 'invalid_blocks', errors: [`invalid slack file [json-pointer:${pointer}]`] };
+}
+
 function blocksOf(body: Body): unknown[] | undefined {
   return Array.isArray(body.blocks) ? body.blocks : undefined;
 }
@@ -121,6 +141,8 @@ const methods: Record<string, Method> = {
     const conversation = resolveConversation(str(body.channel) ?? '');
     if (!conversation) return fail('channel_not_found');
     if (body.text === undefined && body.blocks === undefined && body.attachments === undefined) return fail('no_text');
+    const badFile = invalidSlackFile(body, workspace);
+    if (badFile) return refuseBlocks(badFile);
     const threadTs = str(body.thread_ts);
     if (threadTs && !workspace.find(conversation.id, threadTs)) return fail('thread_not_found');
     const message = workspace.post(conversation.id, botMessageFields(body));
@@ -143,6 +165,8 @@ const methods: Record<string, Method> = {
     const existing = ts ? workspace.find(conversation.id, ts) : undefined;
     if (!existing || existing.ephemeral) return fail('message_not_found');
     if (existing.bot_id !== LOCAL_BOT.botId) return fail('cant_update_message');
+    const badFile = invalidSlackFile(body, workspace);
+    if (badFile) return refuseBlocks(badFile);
     const blocks = blocksOf(body);
     const metadata = metadataOf(body);
     const updated = workspace.update(conversation.id, existing.ts, {
@@ -289,6 +313,11 @@ const methods: Record<string, Method> = {
     return { ok: true, upload_url: `${baseUrl()}/upload/${file.id}`, file_id: file.id };
   },
 
+  'files.delete': (body, { workspace }) => {
+    const id = str(body.file);
+    return id && workspace.deleteFile(id) ? { ok: true } : fail('file_not_found');
+  },
+
   'files.completeUploadExternal': (body, { workspace, baseUrl }) => {
     const requested = Array.isArray(body.files) ? (body.files as Array<{ id?: string; title?: string }>) : [];
     const files = requested.map((f) => (f.id ? workspace.file(f.id) : undefined));
@@ -298,6 +327,7 @@ const methods: Record<string, Method> = {
     if (channelId !== undefined && !conversation) return fail('channel_not_found');
     const shared: LocalFile[] = files.map((f, i) => {
       f!.title = requested[i]!.title ?? f!.name;
+      f!.completed = true;
       return { id: f!.id, name: f!.name, title: f!.title, mimetype: f!.mimetype, url: fileUrl(baseUrl(), f!) };
     });
     if (conversation) {

@@ -31,6 +31,8 @@ export interface StoredFile {
   altText?: string;
   bytes?: Buffer;
   mimetype: string;
+  /** Set by files.completeUploadExternal: only then may a message show it. */
+  completed?: boolean;
 }
 
 export type ViewFields = Record<string, unknown>;
@@ -270,6 +272,10 @@ export class Workspace {
 
   file(id: string): StoredFile | undefined {
     return this.files.get(id);
+  }
+
+  deleteFile(id: string): boolean {
+    return this.files.delete(id);
   }
 }
 

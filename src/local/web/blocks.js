@@ -189,7 +189,7 @@ export function renderElement(element, blockId, opts = {}) {
     case 'timepicker':
       return `<input type="time" class="bk-text"${attrs({ ...elementData(element, blockId, 'time'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : (opts.label ?? placeholderText(element, 'Time')), value: element.initial_time, 'data-input': opts.input ? element.type : undefined })}>`;
     case 'image':
-      return imageHtml(element.image_url, element.alt_text, 'bk-accessory-image');
+      return imageHtml(imageSource(element), element.alt_text, 'bk-accessory-image');
     default:
       return `<span class="bk-unsupported">Unsupported element: ${escapeHtml(element.type)}</span>`;
   }
@@ -213,15 +213,24 @@ function sectionHtml(block, blockId, ctx) {
 function contextHtml(block, blockId, ctx) {
   const parts = (block.elements ?? [])
     .map((element) =>
-      element.type === 'image' ? imageHtml(element.image_url, element.alt_text, 'bk-context-image') : `<span>${textObjectToHtml(element, ctx)}</span>`,
+      element.type === 'image' ? imageHtml(imageSource(element), element.alt_text, 'bk-context-image') : `<span>${textObjectToHtml(element, ctx)}</span>`,
     )
     .join('');
   return `<div class="bk-block bk-context"${attrs({ 'data-block-id': blockId })}>${parts}</div>`;
 }
 
+/** Where an image shows from: its public URL, or the stand-in's copy of a Slack file (`slack_file`
+ * by URL or by id; the stand-in serves files at /files/<id>/<name>). */
+function imageSource(image) {
+  if (image.image_url) return image.image_url;
+  const file = image.slack_file;
+  if (file?.url) return file.url;
+  return file?.id ? `/files/${encodeURIComponent(file.id)}/` : undefined;
+}
+
 function imageBlockHtml(block, blockId, ctx) {
   const title = block.title ? `<figcaption>${textObjectToHtml(block.title, ctx)}</figcaption>` : '';
-  return `<figure class="bk-block bk-image"${attrs({ 'data-block-id': blockId })}>${title}${imageHtml(block.image_url, block.alt_text, 'bk-image-img')}</figure>`;
+  return `<figure class="bk-block bk-image"${attrs({ 'data-block-id': blockId })}>${title}${imageHtml(imageSource(block), block.alt_text, 'bk-image-img')}</figure>`;
 }
 
 function actionsHtml(block, blockId, ctx) {
