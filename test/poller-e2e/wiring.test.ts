@@ -7,7 +7,7 @@ import { cardRenderer } from '../../src/poller/cards';
 import { HomeRefresher, HomeViewers } from '../../src/poller/home-refresh';
 import { DEFAULT_POLLER_SETTINGS, pollerSettingsFromEnv } from '../../src/poller/settings';
 import { ALL_SESSIONS, type Snapshot, type WatchKind, discoverySnapshot } from '../../src/poller/snapshot';
-import type { Transition } from '../../src/poller/transitions';
+import { type Transition, expiryTransition } from '../../src/poller/transitions';
 import type { Watch } from '../../src/poller/watch';
 import { dashboardBlocks } from '../../src/views/dashboard';
 import { watchButtons } from '../../src/views/dashboard-buttons';
@@ -147,6 +147,15 @@ describe('card redraws', () => {
     const audioCard = redraw('audio', audio);
     expect(JSON.stringify(audioCard.blocks)).toContain(ACTION.stopAudio);
     expect(watchButtons(watch('audio', { ...audio, status: 'ended' }))).toEqual([]);
+  });
+
+  it('draws a session watch that expired as stopped, when and after how long, with no Stop watching', () => {
+    const state = discoverySnapshot({ archives: [], broadcasts: [] });
+    const stored = watch('session-discovery', state, { card: { context: { startedBy: 'U0MOD', since: T0 - 24 * 3_600_000 }, actions: [] } });
+    const card = cardRenderer({ clock: () => T0 })(stored, state, [expiryTransition('session-discovery', state)])!;
+    expect(renderedText(card.blocks)).toContain('*Status*\n:black_circle: stopped — expired after 24 h, <!date^');
+    expect(JSON.stringify(card.blocks)).not.toContain(ACTION.stopWatching);
+    expect(card.text).toContain('Stopped watching session 2_MX40session');
   });
 
   it('draws a broadcast with its own card (statuses only, Stop while it runs)', () => {
