@@ -2,7 +2,7 @@
 import { ALL_SESSIONS, type DiscoverableKind } from '../poller/snapshot';
 import type { Watch } from '../poller/watch';
 import { escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type KnownBlock, type SlackMessage, context, section, stripMrkdwn } from './blocks';
+import { type SlackMessage, context, section, stripMrkdwn } from './blocks';
 import { discoveryNouns as nounsOf, watchScope } from '../kinds/session-watch';
 import { dashboardBlocks } from './dashboard';
 

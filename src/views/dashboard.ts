@@ -1,6 +1,6 @@
 /**
  * What the workspace is watching, as the App Home dashboard shows it, and the one-line summary
- * of a watched resource that the dashboard and the poller's compact status cards share.
+ * of a watched resource on it.
  * Pure: watches in, blocks out. Names and statuses from the service are escaped.
  */
 import type { Watch, WatchKind } from '../poller/watch';
