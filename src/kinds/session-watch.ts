@@ -30,6 +30,9 @@ export function watchScope(watch: Pick<Watch, 'sessionId' | 'projectName'> & { a
   return `session ${code(watch.alias ?? watch.sessionId)}`;
 }
 
+/** The thread reply when the watch reaches its maximum age (whatever its scope and kinds). */
+export const EXPIRED_REPLY = 'Stopped watching: this watch reached its maximum age. `/video watch` starts it again';
+
 /** Transitions the card tells about besides the thread: what was found, and the end by age. */
 const FOUND = new Set(['discovered-archive', 'discovered-broadcast', 'discovered-render']);
 /** Findings listed on the card; the thread has them all. */

@@ -1,6 +1,6 @@
 /** The session watch kind: its card from the model at start, after each transition and after Stop watching. */
 import { actionLine, readModel } from '../../src/kinds/kind';
-import { type SessionWatchContext, sessionWatchKind } from '../../src/kinds/session-watch';
+import { EXPIRED_REPLY, type SessionWatchContext, sessionWatchKind } from '../../src/kinds/session-watch';
 import { ALL_SESSIONS, type DiscoverySnapshot, discoverySnapshot } from '../../src/poller/snapshot';
 import { ACTION } from '../../src/views/ids';
 import { messageProblems } from '../harness/block-kit';
@@ -12,7 +12,7 @@ const SESSION_ID = `2_MX4${'c'.repeat(60)}`;
 const context: SessionWatchContext = { startedBy: 'U0MOD', channelId: 'C0OPS', alias: 'standup', kinds: ['archive', 'render'], since: T0 };
 const watching: DiscoverySnapshot = discoverySnapshot({ archives: ['A1'], broadcasts: [], renders: [] }, { kinds: ['archive', 'render'] });
 const found = { type: 'discovered-archive' as const, text: 'New recording started in this session: “Board” (`A2`)' };
-const expired = { type: 'watch-expired' as const, text: 'Stopped watching this session for new recordings and broadcasts' };
+const expired = { type: 'watch-expired' as const, text: EXPIRED_REPLY };
 const unwatch = { action: 'unwatch', by: 'U0ANA', at: T0 + 2 * HOUR };
 
 type Latest = { type: 'discovered-archive' | 'watch-expired'; text: string }[];
