@@ -34,8 +34,16 @@ const renderers = (commandsExcept) => [
     allowTypeImports: true,
   },
   { regex: commandsExcept, message: 'Renderers do not import slash commands (help text may read commands/grammar).', allowTypeImports: true },
-  { regex: '(^|/)(interaction|actions)(/|$)|(^|/)services$', message: 'Renderers do not reach the interaction kernel, handlers or services.', allowTypeImports: true },
-  { group: ['undici', 'pg', 'better-sqlite3', '@slack/bolt', '@slack/web-api'], message: 'Renderers make no network or database calls.', allowTypeImports: true },
+  {
+    regex: '(^|/)(interaction|actions)(/|$)|(^|/)services$',
+    message: 'Renderers do not reach the interaction kernel, handlers or services.',
+    allowTypeImports: true,
+  },
+  {
+    group: ['undici', 'pg', 'better-sqlite3', '@slack/bolt', '@slack/web-api'],
+    message: 'Renderers make no network or database calls.',
+    allowTypeImports: true,
+  },
 ];
 
 export const boundaries = [
@@ -45,7 +53,12 @@ export const boundaries = [
   { files: ['src/kinds/**/*.ts'], rules: { [RULE]: ['error', { patterns: renderers('(^|/)commands(/|$)') }] } },
   {
     files: ['src/store/**/*.ts'],
-    rules: { [RULE]: ['error', { patterns: [{ regex: '(^|/)(commands|actions|interaction|views|kinds)(/|$)', message: 'Storage knows no commands, handlers or views.' }] }] },
+    rules: {
+      [RULE]: [
+        'error',
+        { patterns: [{ regex: '(^|/)(commands|actions|interaction|views|kinds)(/|$)', message: 'Storage knows no commands, handlers or views.' }] },
+      ],
+    },
   },
 ];
 

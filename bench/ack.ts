@@ -82,9 +82,7 @@ async function runEnvironment(): Promise<void> {
     waitDelivered: async (msg) => {
       const since = Number(msg.since);
       const count = Number(msg.count);
-      await slack
-        .waitForCall('chat.postMessage', () => delivered(since) >= count, { since, timeoutMs: Number(msg.timeoutMs) })
-        .catch(() => undefined);
+      await slack.waitForCall('chat.postMessage', () => delivered(since) >= count, { since, timeoutMs: Number(msg.timeoutMs) }).catch(() => undefined);
       return delivered(since);
     },
   });
@@ -156,7 +154,15 @@ async function load(url: string, count: number, concurrency: number, text: strin
   const worker = async (): Promise<void> => {
     while (next < count) {
       const i = next++;
-      const fields = slashCommandFields({ command: '/mute', text, user: USERS.moderator, channel: CHANNEL, team: TEAM, responseUrl, triggerId: `${RUN}.${++triggers}` });
+      const fields = slashCommandFields({
+        command: '/mute',
+        text,
+        user: USERS.moderator,
+        channel: CHANNEL,
+        team: TEAM,
+        responseUrl,
+        triggerId: `${RUN}.${++triggers}`,
+      });
       const signed = signedSlashCommand(SIGNING_SECRET, fields);
       const t0 = performance.now();
       const res = await request(`${url}/slack/events`, { method: 'POST', headers: signed.headers, body: signed.body, dispatcher });
@@ -230,7 +236,9 @@ async function main(argv: string[]): Promise<void> {
   await checkVidops('warm-up', warmup, 200);
   await envPeer.call('setLatency', { ms: latencyMs });
 
-  const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadAtStart = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const report = [
     `vidops ack benchmark: ${requests} signed /mute commands per run, ${rounds} rounds per row (floor and vidops interleaved), each command its own trigger_id;`,
     `the video service answers after ${latencyMs} ms. Load average at start: ${loadAtStart} on ${cpus().length} CPUs.`,
@@ -259,25 +267,34 @@ async function main(argv: string[]): Promise<void> {
     const f = stats(floorRounds.flat());
     const a = stats(vidopsRounds.flat());
     const total = requests * rounds;
-    report.push(`floor (bare Bolt)  c=${String(concurrency).padEnd(3)}${ms(f.p50)} ${ms(f.p95)} ${ms(f.p99)} ${ms(f.max)} ${String(f.over3s).padStart(8)}  (acks only)`);
+    report.push(
+      `floor (bare Bolt)  c=${String(concurrency).padEnd(3)}${ms(f.p50)} ${ms(f.p95)} ${ms(f.p99)} ${ms(f.max)} ${String(f.over3s).padStart(8)}  (acks only)`,
+    );
     report.push(
       `vidops             c=${String(concurrency).padEnd(3)}${ms(a.p50)} ${ms(a.p95)} ${ms(a.p99)} ${ms(a.max)} ${String(a.over3s).padStart(8)}  ${total}/${total}, each round's within ${(drainMs / 1000).toFixed(1)} s of its last ack`,
     );
     const floorP99 = floorRounds.map((r) => stats(r).p99);
     const vidopsP99 = vidopsRounds.map((r) => stats(r).p99);
     const perAck = (us: number) => `${(us / (requests * rounds)).toFixed(0)} µs`;
-    report.push(`  app CPU while acking, per request: floor ${perAck(floorCpu)}, vidops ${perAck(vidopsCpu)} (vidops' follow-up work mostly waits for the burst to end)`);
+    report.push(
+      `  app CPU while acking, per request: floor ${perAck(floorCpu)}, vidops ${perAck(vidopsCpu)} (vidops' follow-up work mostly waits for the burst to end)`,
+    );
     report.push(`  p99 per round: floor ${floorP99.map((v) => v.toFixed(1)).join(' / ')} ms; vidops ${vidopsP99.map((v) => v.toFixed(1)).join(' / ')} ms`);
     summary.push(`c=${concurrency}: p99 ${(a.p99 / f.p99).toFixed(2)}× the floor (median of rounds ${(median(vidopsP99) / median(floorP99)).toFixed(2)}×)`);
   }
   report.push(summary.join('; '));
-  report.push(`Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  report.push(`Checked: every command answered 200; vidops made each command's mute call (answered 200) and posted its notice once; it logged no warning or error.`);
+  report.push(
+    `Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  report.push(
+    `Checked: every command answered 200; vidops made each command's mute call (answered 200) and posted its notice once; it logged no warning or error.`,
+  );
   console.log(report.join('\n'));
   await Promise.all([floor.peer.stop(), vidops.peer.stop(), envPeer.stop()]);
   await dispatcher.close();
 }
-
 
 // ---------------------------------------------------------------------------------------------
 

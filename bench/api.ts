@@ -100,17 +100,15 @@ const OPERATIONS: Operation[] = [
     adapter: async (c) => [await c.archives.get(ARCHIVE_ID)],
     opentok: async (ot) => [await promised<Item>((cb) => ot.getArchive(ARCHIVE_ID, cb))],
   },
-  ...[300, 1000].map(
-    (size): Operation => ({
-      name: `list of ${size.toLocaleString('en')} archives`,
-      served: 'archive.list',
-      apiKey: `p${size}`,
-      path: `/v2/project/p${size}/archive?count=1000`,
-      ids: listIds('a', size),
-      adapter: async (c) => (await c.archives.list({ count: 1000 })).items,
-      opentok: (ot) => promised<Item[]>((cb) => ot.listArchives({ count: 1000 }, cb)),
-    }),
-  ),
+  ...[300, 1000].map((size): Operation => ({
+    name: `list of ${size.toLocaleString('en')} archives`,
+    served: 'archive.list',
+    apiKey: `p${size}`,
+    path: `/v2/project/p${size}/archive?count=1000`,
+    ids: listIds('a', size),
+    adapter: async (c) => (await c.archives.list({ count: 1000 })).items,
+    opentok: (ot) => promised<Item[]>((cb) => ot.listArchives({ count: 1000 }, cb)),
+  })),
   {
     name: `list of ${BROADCASTS} broadcasts`,
     served: 'broadcast.list',
@@ -174,7 +172,9 @@ async function compare(operation: string, calls: Record<string, () => Promise<vo
       name,
       () =>
         calls[name]!().catch((error: unknown) => {
-          throw error instanceof BrokenRun ? error : new BrokenRun(`${name}, ${operation}: a call failed: ${error instanceof Error ? error.message : String(error)}`);
+          throw error instanceof BrokenRun
+            ? error
+            : new BrokenRun(`${name}, ${operation}: a call failed: ${error instanceof Error ? error.message : String(error)}`);
         }),
     ]),
   );
@@ -210,12 +210,17 @@ async function compare(operation: string, calls: Record<string, () => Promise<vo
 }
 
 const pad = (text: string | number, width: number, right = false): string => (right ? String(text).padStart(width) : String(text).padEnd(width));
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = load();
-  const standIn = new Peer(fork(join(__dirname, 'stand-in', 'service.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const standIn = new Peer(
+    fork(join(__dirname, 'stand-in', 'service.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
   const pools: Pool[] = [];
   try {
     const port = await standIn.call<number>('start');
@@ -276,7 +281,9 @@ async function main(): Promise<void> {
     const benchMs = performance.now() - started;
 
     console.log(`Video adapter benchmark: stand-in service in its own process at ${baseUrl} (recorded bodies), concurrency ${CONCURRENCY},`);
-    console.log(`each row ${ROUNDS} × ${SLICE_MS} ms, clients interleaved in random order, a full GC before each slice. ${cpus().length} CPUs, load average ${loadAtStart} at the start, ${load()} at the end; node ${process.versions.node}.`);
+    console.log(
+      `each row ${ROUNDS} × ${SLICE_MS} ms, clients interleaved in random order, a full GC before each slice. ${cpus().length} CPUs, load average ${loadAtStart} at the start, ${load()} at the end; node ${process.versions.node}.`,
+    );
     console.log(`The stand-in used ${(standInCpuMs / 1000).toFixed(1)} s of CPU in ${(benchMs / 1000).toFixed(1)} s.\n`);
     const header = `${pad('operation', 26)}  ${pad('client', 26)} ${pad('calls/s', 8, true)} ${pad('p50 ms', 8, true)} ${pad('p99 ms', 8, true)} ${pad('× limit', 8, true)} ${pad('CPU µs/call', 12, true)} ${pad('× limit', 8, true)}`;
     console.log(header);
@@ -300,10 +307,12 @@ async function main(): Promise<void> {
           `${toOpentok.toFixed(2)}× opentok-node's calls/s (aim ≥ 2×: ${toOpentok >= 2 ? 'met' : 'MISSED'})`,
       );
     }
-    console.log('\n× limit = limit calls/s ÷ client calls/s, and client CPU per call ÷ the limit\'s (this process\'s CPU; the stand-in runs apart).');
+    console.log("\n× limit = limit calls/s ÷ client calls/s, and client CPU per call ÷ the limit's (this process's CPU; the stand-in runs apart).");
     console.log('Every client read every item\'s id; "all fields read" also read each status. The aims are judged on calls/s.');
     console.log(verdicts.join('\n'));
-    console.log(`\nChecked: ${Object.values(made).reduce((a, b) => a + b, 0)} calls, every one answered 200 with the expected ids, each one served once by the stand-in.`);
+    console.log(
+      `\nChecked: ${Object.values(made).reduce((a, b) => a + b, 0)} calls, every one answered 200 with the expected ids, each one served once by the stand-in.`,
+    );
   } finally {
     await Promise.all(pools.map((pool) => pool.close()));
     await closeSharedPools();

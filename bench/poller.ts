@@ -205,7 +205,12 @@ async function main(argv: string[]): Promise<void> {
       for (let offset = 0; offset < summary.counts[kind]; offset += 1_000) out.push(...(await env.call<T[]>('resources', { kind, offset, count: 1_000 })));
       return out;
     };
-    const seeded: Seeded = { ...summary, archives: await fetchAll<Archive>('archives'), broadcasts: await fetchAll<Broadcast>('broadcasts'), renders: await fetchAll<Render>('renders') };
+    const seeded: Seeded = {
+      ...summary,
+      archives: await fetchAll<Archive>('archives'),
+      broadcasts: await fetchAll<Broadcast>('broadcasts'),
+      renders: await fetchAll<Render>('renders'),
+    };
     const seededIn = Date.now() - startedAt;
     phase = 'tracking watches';
     let now = seeded.now;
@@ -221,10 +226,18 @@ async function main(argv: string[]): Promise<void> {
     const channelOf = (sessionId: string) => `C${String(sessionIds.indexOf(sessionId)).padStart(4, '0')}BENCH`;
     const sessionIds = [...new Set(seeded.archives.map((a) => a.sessionId))];
     let cardSeq = 0;
-    const target = (sessionId: string) => ({ teamId: TEAM, channelId: channelOf(sessionId), messageTs: `${Math.floor(now / 1000)}.${String(++cardSeq).padStart(6, '0')}`, projectName: 'bench' });
-    for (const a of seeded.archives) await track({ kind: 'archive', resourceId: a.id, sessionId: a.sessionId, initialState: archiveSnapshot(a), target: target(a.sessionId) });
-    for (const b of seeded.broadcasts) await track({ kind: 'broadcast', resourceId: b.id, sessionId: b.sessionId, initialState: broadcastSnapshot(b, now), target: target(b.sessionId) });
-    for (const r of seeded.renders) await track({ kind: 'render', resourceId: r.id, sessionId: r.sessionId, initialState: renderSnapshot(r), target: target(r.sessionId) });
+    const target = (sessionId: string) => ({
+      teamId: TEAM,
+      channelId: channelOf(sessionId),
+      messageTs: `${Math.floor(now / 1000)}.${String(++cardSeq).padStart(6, '0')}`,
+      projectName: 'bench',
+    });
+    for (const a of seeded.archives)
+      await track({ kind: 'archive', resourceId: a.id, sessionId: a.sessionId, initialState: archiveSnapshot(a), target: target(a.sessionId) });
+    for (const b of seeded.broadcasts)
+      await track({ kind: 'broadcast', resourceId: b.id, sessionId: b.sessionId, initialState: broadcastSnapshot(b, now), target: target(b.sessionId) });
+    for (const r of seeded.renders)
+      await track({ kind: 'render', resourceId: r.id, sessionId: r.sessionId, initialState: renderSnapshot(r), target: target(r.sessionId) });
     phase = 'the cold full cycle';
     const watched = seeded.archives.length + seeded.broadcasts.length + seeded.renders.length;
     // From here on only ids are needed; the resources themselves can go.
@@ -407,12 +420,16 @@ async function main(argv: string[]): Promise<void> {
     const missed = [
       ...(sweepCpuPerCycle > CYCLE_CPU_AIM_MS ? [`CPU per full-sweep cycle ${ms(sweepCpuPerCycle)} (aim ≤ ${ms(CYCLE_CPU_AIM_MS)})`] : []),
       ...(percentile(cycleCpu, 99) > CYCLE_CPU_AIM_MS ? [`CPU per latency-run cycle p99 ${ms(percentile(cycleCpu, 99))} (aim ≤ ${ms(CYCLE_CPU_AIM_MS)})`] : []),
-      ...(percentile(latencies, 99) > settings.schedule.fastMs + 1_000 ? [`change → post p99 ${ms(percentile(latencies, 99))} (aim ≤ ${ms(settings.schedule.fastMs + 1_000)})`] : []),
+      ...(percentile(latencies, 99) > settings.schedule.fastMs + 1_000
+        ? [`change → post p99 ${ms(percentile(latencies, 99))} (aim ≤ ${ms(settings.schedule.fastMs + 1_000)})`]
+        : []),
     ];
 
     const lines = [
       `Poller bench — ${ids.archives.length.toLocaleString('en-US')} recordings in ${sessionIds.length} sessions, ${ids.broadcasts.length} broadcasts, ${ids.renders.length} composers (${watched.toLocaleString('en-US')} watches, ${sessionIds.length} channels), SQLite in memory`,
-      `  seeded in ${ms(seededIn)}; ${Object.entries(environment).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+      `  seeded in ${ms(seededIn)}; ${Object.entries(environment)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
       `  (poller tick ${settings.tickMs} ms; polls ${settings.schedule.fastMs / 1000} s after a change, at most ${settings.schedule.slowMs / 1000} s apart, up to ${settings.schedule.jitterRatio * 100} % sooner)`,
       '',
       `Full cycle (every watch polled once; at most ${settings.perProjectLimit.toLocaleString('en-US')} watches of a project per cycle)`,

@@ -150,7 +150,10 @@ async function main(): Promise<void> {
     const seeded = await environment.call<Seeded>('seed', { options: seed });
     const given = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('VIDOPS_POLL')));
     const pollerEnv = Object.keys(given).length > 0 ? given : LARGE_PROJECT_POLLING;
-    const [started, floorStarted] = await Promise.all([vidops.call<Started>('start', { seeded, pollerEnv, databaseUrl: o.databaseUrl }), floor.call<Started>('start', { seeded })]);
+    const [started, floorStarted] = await Promise.all([
+      vidops.call<Started>('start', { seeded, pollerEnv, databaseUrl: o.databaseUrl }),
+      floor.call<Started>('start', { seeded }),
+    ]);
     const poller = started.poller!;
     const seededS = (performance.now() - seedStarted) / 1000;
     let tracked = 0;
@@ -167,11 +170,18 @@ async function main(): Promise<void> {
     console.log(
       `app: compiled JavaScript, ${heapCap.join(' ')}${process.env.MALLOC_ARENA_MAX ? ` MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}` : ''}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
-        ` (${Object.entries(pollerEnv).map(([k, v]) => `${k}=${v}`).join(' ')})${pollerEnv === LARGE_PROJECT_POLLING ? ', the README\'s sizing for 10,000 watches' : ''}; ` +
-        `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+        ` (${Object.entries(pollerEnv)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')})${pollerEnv === LARGE_PROJECT_POLLING ? ", the README's sizing for 10,000 watches" : ''}; ` +
+        `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
     );
 
-    const url: Record<Target, string> = { vidops: `http://127.0.0.1:${started.port}/slack/events`, floor: `http://127.0.0.1:${floorStarted.port}/slack/events` };
+    const url: Record<Target, string> = {
+      vidops: `http://127.0.0.1:${started.port}/slack/events`,
+      floor: `http://127.0.0.1:${floorStarted.port}/slack/events`,
+    };
     // The fake Slack serves any id under /response/.
     const responseBase = `${seeded.slackApiUrl.replace(/\/api\/$/, '')}/response/`;
     let responses = 0;
@@ -180,17 +190,35 @@ async function main(): Promise<void> {
     const rss: RssSample[] = [];
     const allAcks: Record<Target, { at: number; ms: number }[]> = { vidops: [], floor: [] };
     const vidopsByKind = new Map<string, { at: number; ms: number }[]>();
-    const totals = { sent: 0, acked: 0, clicks: 0, errors: {} as Record<string, number>, injected: {} as Record<string, number>, appLog: {} as Record<string, number> };
+    const totals = {
+      sent: 0,
+      acked: 0,
+      clicks: 0,
+      errors: {} as Record<string, number>,
+      injected: {} as Record<string, number>,
+      appLog: {} as Record<string, number>,
+    };
     let window = new AckWindow();
     const inflight = new Set<Promise<void>>();
     const loadStart = performance.now();
     const elapsedS = () => (performance.now() - loadStart) / 1000;
 
     /** Samples and errors go to the window in which the answer came, so slow answers are not lost between windows. */
-    const send = async (target: Target, body: { body: string; headers: Record<string, string> }, kind: string): Promise<{ status: number; text: string } | undefined> => {
+    const send = async (
+      target: Target,
+      body: { body: string; headers: Record<string, string> },
+      kind: string,
+    ): Promise<{ status: number; text: string } | undefined> => {
       const t0 = performance.now();
       try {
-        const res = await request(url[target], { method: 'POST', headers: body.headers, body: body.body, dispatcher, headersTimeout: 30_000, bodyTimeout: 30_000 });
+        const res = await request(url[target], {
+          method: 'POST',
+          headers: body.headers,
+          body: body.body,
+          dispatcher,
+          headersTimeout: 30_000,
+          bodyTimeout: 30_000,
+        });
         const text = await res.body.text();
         const ms = performance.now() - t0;
         const w = window;
@@ -320,7 +348,13 @@ async function main(): Promise<void> {
       fastMs: poller.fastMs,
       minutes: o.minutes,
     });
-    const broken = brokenRun({ sent: totals.sent, acked: totals.acked, errors: totals.errors, expected: ledger.expected, unexpected: ledger.unexpected.length });
+    const broken = brokenRun({
+      sent: totals.sent,
+      acked: totals.acked,
+      errors: totals.errors,
+      expected: ledger.expected,
+      unexpected: ledger.unexpected.length,
+    });
 
     console.log('');
     if (broken.length > 0) {
@@ -348,7 +382,11 @@ async function main(): Promise<void> {
         `held back by an injected 429 in their channel: ${ledger.heldBy429.length}, p50 ${fixed(p(ledger.heldBy429, 50) / 1000)} s, p99 ${fixed(p(ledger.heldBy429, 99) / 1000)} s, ` +
         `${fixed(allSum === 0 ? 0 : (heldSum / allSum) * 100)} % of all change → post time`,
     );
-    for (const [label, ids] of [['lost', ledger.lost], ['duplicated', ledger.duplicates], ['unexpected', ledger.unexpected]] as const) {
+    for (const [label, ids] of [
+      ['lost', ledger.lost],
+      ['duplicated', ledger.duplicates],
+      ['unexpected', ledger.unexpected],
+    ] as const) {
       if (ids.length > 0) console.log(`  ${label}: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}`);
     }
     console.log(
@@ -360,7 +398,11 @@ async function main(): Promise<void> {
       .map(([kind, ms]) => `${kind} ${fixed(p(ms, 50))}/${fixed(p(ms, 99))} ms (${ms.length})`);
     console.log(`  vidops p50/p99 by command: ${byKind.join(', ')}`);
     console.log(`Event loop delay after the warm-up: p99 ${fixed(runLoop.p99Ms)} ms, max ${fixed(runLoop.maxMs)} ms (aim p99 ≤ ${AIMS.loopP99Ms} ms)`);
-    console.log(`Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `Load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.exitCode = missed.length === 0 ? 0 : 1;
   } finally {

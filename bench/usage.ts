@@ -55,7 +55,8 @@ async function ask(t: TestApp, what: string): Promise<Sample> {
   if (!done) throw new BrokenRun(`${what}: no chart was uploaded within 60 s`);
   const upload = t.slack.uploads.find((u) => u.completed && u.completed.seq >= since);
   if (!upload?.bytes?.subarray(0, 4).equals(PNG)) throw new BrokenRun(`${what}: the upload is not a PNG`);
-  if (upload.completed!.channelId !== CHANNEL) throw new BrokenRun(`${what}: the chart went to ${upload.completed!.channelId}, not the command's channel ${CHANNEL}`);
+  if (upload.completed!.channelId !== CHANNEL)
+    throw new BrokenRun(`${what}: the chart went to ${upload.completed!.channelId}, not the command's channel ${CHANNEL}`);
   if (logged.length > 0) throw new BrokenRun(`${what}: the app logged ${logged.length} warning(s) or error(s); the first: ${logged[0]}`);
   return { ms, graphql: graphqlCount(t) - graphqlBefore, slack: t.slack.calls.filter((c) => c.seq >= since).length };
 }
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
       if (coldSample.graphql === 0) throw new BrokenRun(`round ${i + 1}: the cold answer made no Insights query (the cache was not cleared)`);
       cold.push(coldSample);
       const cachedSample = await ask(t, `round ${i + 1}, cached`);
-      if (cachedSample.graphql !== 0) throw new BrokenRun(`round ${i + 1}: the cached answer made ${cachedSample.graphql} Insights queries (it was not served from the cache)`);
+      if (cachedSample.graphql !== 0)
+        throw new BrokenRun(`round ${i + 1}: the cached answer made ${cachedSample.graphql} Insights queries (it was not served from the cache)`);
       cached.push(cachedSample);
     }
     out.push(`${'end to end (slash → upload)'.padEnd(28)} rounds  p50 ms  min ms  max ms   GraphQL   Slack\n`);
@@ -121,7 +123,8 @@ async function main(): Promise<void> {
       const series = dailySeries(report);
       const chart = renderDailyChart(series.points, { title: series.title, subtitle: report.description });
       phases.chart.push(performance.now() - started);
-      if (series.points.length !== report.daily.length || !chart.png.subarray(0, 4).equals(PNG)) throw new BrokenRun(`phase round ${i + 1}: the chart is not a PNG of every day`);
+      if (series.points.length !== report.daily.length || !chart.png.subarray(0, 4).equals(PNG))
+        throw new BrokenRun(`phase round ${i + 1}: the chart is not a PNG of every day`);
       bars = series.points.length;
       const cache = new UsageCache();
       await loadReport(cache, source, { projectName: 'prod', parsed: parsed.value, by: 'sdk' }, now);
@@ -139,7 +142,9 @@ async function main(): Promise<void> {
     out.push(phase(`Insights reads + report (${perLoad} queries)`, phases.insights));
     out.push(phase(`chart PNG (${bars} bars, 1600×800)`, phases.chart));
     out.push(phase('cached answer (cache hit)', phases.cachedLoad));
-    out.push(`\nChecked: every /usage acked 200 and uploaded a PNG to its channel; cold answers queried Insights, cached ones did not; reports covered ${firstDay}..${lastDay}; nothing logged at warn or error.\n`);
+    out.push(
+      `\nChecked: every /usage acked 200 and uploaded a PNG to its channel; cold answers queried Insights, cached ones did not; reports covered ${firstDay}..${lastDay}; nothing logged at warn or error.\n`,
+    );
     process.stdout.write(out.join(''));
   } finally {
     await t.close();
@@ -147,6 +152,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(error instanceof BrokenRun ? `bench:usage: broken run, no figures: ${error.message}\n` : `${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    error instanceof BrokenRun ? `bench:usage: broken run, no figures: ${error.message}\n` : `${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

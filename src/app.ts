@@ -119,7 +119,11 @@ export function createApp(services: Services, options: SlackAppOptions): App {
     // socket is closed (not dropped) before the process goes on to close the store and exit.
     app.stop = () => socketReceiver.client.disconnect();
   }
-  instrumentRequests(app, { inFlight: options.inFlight ?? new InFlight(), commandNames: commands.COMMAND_NAMES, ...(options.metrics && { metrics: options.metrics }) });
+  instrumentRequests(app, {
+    inFlight: options.inFlight ?? new InFlight(),
+    commandNames: commands.COMMAND_NAMES,
+    ...(options.metrics && { metrics: options.metrics }),
+  });
 
   // Over HTTP the guard refuses bad shapes before Bolt; Socket Mode payloads are checked here.
   app.use(refuseBadShapes(services.logger));

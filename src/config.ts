@@ -17,9 +17,7 @@ const opaqueSecret = z.string().regex(/^\S+$/, 'it must not contain spaces');
 const credential = z.string().regex(/^\S+$/, 'it must be a non-empty string without spaces');
 const httpUrl = z.url({ protocol: /^https?$/, error: 'it must be an http:// or https:// URL' });
 const port = z.number().int().min(0, 'it must be from 0 to 65535').max(65535, 'it must be from 0 to 65535');
-const projectName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'use up to 64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+const projectName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'use up to 64 letters, digits, ".", "_" or "-", starting with a letter or digit');
 const channelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID looks like C0123456789');
 const userId = z.string().regex(/^[UW][A-Z0-9]+$/, 'a user ID looks like U0123ABCD');
 
@@ -87,10 +85,13 @@ function variable<T>(schema: z.ZodType<T, string>, hint: string): Variable<T> {
 
 const withTrailingSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-const splitList = (text: string) => text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+const splitList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 
-const PROJECTS_FILE_EXAMPLE =
-  '{"projects":[{"name":"prod","apiKey":"…","apiSecret":"…","channels":["C0123456789"]}],"default":"prod"}';
+const PROJECTS_FILE_EXAMPLE = '{"projects":[{"name":"prod","apiKey":"…","apiSecret":"…","channels":["C0123456789"]}],"default":"prod"}';
 
 const variables = {
   SLACK_BOT_TOKEN: variable(botToken, "the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page"),
@@ -107,16 +108,13 @@ const variables = {
     httpUrl.transform(withTrailingSlash),
     'the base URL of the Slack Web API, such as https://slack.com/api/ (leave it unset to use Slack itself)',
   ),
-  VIDEO_API_URL: variable(
-    httpUrl.transform(withoutTrailingSlash),
-    'the base URL of the Video Session Service REST API, such as https://video.example.com',
-  ),
+  VIDEO_API_URL: variable(httpUrl.transform(withoutTrailingSlash), 'the base URL of the Video Session Service REST API, such as https://video.example.com'),
   VIDEO_INSIGHTS_URL: variable(
     httpUrl.transform(withoutTrailingSlash),
     'the base URL of the Video Session Service Insights API, such as https://insights.video.example.com',
   ),
   VIDEO_API_KEY: variable(credential, "your project's API key from the Video Session Service"),
-  VIDEO_API_SECRET: variable(credential, "the API secret of the project named by VIDEO_API_KEY"),
+  VIDEO_API_SECRET: variable(credential, 'the API secret of the project named by VIDEO_API_KEY'),
   VIDEO_ACCOUNT_API_KEY: variable(credential, 'your account-level API key, used for project administration'),
   VIDEO_ACCOUNT_API_SECRET: variable(credential, 'the account-level API secret that goes with VIDEO_ACCOUNT_API_KEY'),
   VIDOPS_PROJECTS_FILE: variable(z.string(), `the path of a readable JSON file like ${PROJECTS_FILE_EXAMPLE}`),

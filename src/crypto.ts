@@ -73,9 +73,7 @@ export class SecretBox {
       decipher.setAuthTag(tag);
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
     } catch {
-      throw new SecretBoxError(
-        'sealed secret could not be opened: it was altered, or sealed with another VIDOPS_SECRET_KEY',
-      );
+      throw new SecretBoxError('sealed secret could not be opened: it was altered, or sealed with another VIDOPS_SECRET_KEY');
     }
   }
 }

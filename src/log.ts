@@ -51,16 +51,11 @@ const SEVERITY: Record<LogThreshold, number> = {
 
 export const REDACTED = '[redacted]';
 
-const SECRET_KEY =
-  /secret|token|password|authorization|signature|jwt|accessKey|secretKey|accountKey|streamName|x-service-auth/i;
+const SECRET_KEY = /secret|token|password|authorization|signature|jwt|accessKey|secretKey|accountKey|streamName|x-service-auth/i;
 
 // Secrets recognisable by shape, wherever they turn up: JWTs (a base64url JSON header always
 // starts with `eyJ`) and Slack bot, user, app-level, refresh and configuration tokens.
-const SECRET_SHAPES = [
-  /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
-  /\bxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9-]+/g,
-  /\bxapp-[A-Za-z0-9-]+/g,
-];
+const SECRET_SHAPES = [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, /\bxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9-]+/g, /\bxapp-[A-Za-z0-9-]+/g];
 
 const MAX_DEPTH = 8;
 

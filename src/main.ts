@@ -99,7 +99,12 @@ async function main(): Promise<void> {
     process.stderr.write(formatConfigProblems(policy.problems.map((p) => `${where}: ${p}`)) + '\n');
     process.exit(2);
   }
-  const strayProjects = config.video ? unknownPolicyProjects(policy.policy, config.video.projects.map((p) => p.name)) : [];
+  const strayProjects = config.video
+    ? unknownPolicyProjects(
+        policy.policy,
+        config.video.projects.map((p) => p.name),
+      )
+    : [];
   if (strayProjects.length > 0) {
     const where = config.policy ? `VIDOPS_POLICY_FILE (${config.policy.path})` : 'the policy';
     process.stderr.write(formatConfigProblems(strayProjects.map((p) => `${where}: ${p}`)) + '\n');
@@ -116,7 +121,12 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger({ level: config.logLevel, bindings: { service: 'vidops' } });
-  const vidops = await startVidops({ config: { ...config, slack: config.slack, video: config.video }, policy: policy.policy, pollerSettings: pollerSettings.settings, logger });
+  const vidops = await startVidops({
+    config: { ...config, slack: config.slack, video: config.video },
+    policy: policy.policy,
+    pollerSettings: pollerSettings.settings,
+    logger,
+  });
   logger.info('vidops is running', {
     mode: config.slack.mode,
     port: vidops.port,

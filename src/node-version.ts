@@ -20,7 +20,8 @@ export function nodeVersionProblem(version: string, required: string = REQUIRED_
     const h = have[i] ?? 0;
     const n = need[i] ?? 0;
     if (h > n) return undefined;
-    if (h < n) return `vidops needs Node.js ${required} or newer; this is Node.js ${version.replace(/^v/, '')}. Install a newer Node.js (e.g. \`nvm install 22\`) and run \`npm start\` again.`;
+    if (h < n)
+      return `vidops needs Node.js ${required} or newer; this is Node.js ${version.replace(/^v/, '')}. Install a newer Node.js (e.g. \`nvm install 22\`) and run \`npm start\` again.`;
   }
   return undefined;
 }

@@ -217,11 +217,15 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
       await step('stopping the secret reloader', () => secretReloader.stop(), deadline);
       await step('stopping the receiver', () => app.stop(), deadline);
       await Promise.all([
-        step('finishing the requests in flight', async () => {
-          if (!(await inFlight.idle(Math.max(0, deadline - Date.now())))) {
-            logger.warn('requests still in flight at the shutdown deadline', { inFlight: inFlight.count });
-          }
-        }, deadline),
+        step(
+          'finishing the requests in flight',
+          async () => {
+            if (!(await inFlight.idle(Math.max(0, deadline - Date.now())))) {
+              logger.warn('requests still in flight at the shutdown deadline', { inFlight: inFlight.count });
+            }
+          },
+          deadline,
+        ),
         // After the cycle and delivery round in progress; their leases are released.
         step('stopping the poller', () => poller.stop(), deadline),
         step('stopping the usage scheduler', () => scheduler.stop(), deadline),

@@ -130,13 +130,41 @@ describe('a valid environment', () => {
 
 describe('missing variables', () => {
   it.each([
-    ['SLACK_BOT_TOKEN', without(BASE, 'SLACK_BOT_TOKEN'), "SLACK_BOT_TOKEN is missing: set it to the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page"],
-    ['SLACK_SIGNING_SECRET', without(BASE, 'SLACK_SIGNING_SECRET'), "SLACK_SIGNING_SECRET is missing: set it to the Signing Secret from your Slack app's Basic Information page (or set SLACK_APP_TOKEN to use Socket Mode)"],
-    ['VIDEO_API_URL', without(BASE, 'VIDEO_API_URL'), 'VIDEO_API_URL is missing: set it to the base URL of the Video Session Service REST API, such as https://video.example.com'],
-    ['VIDEO_API_KEY (secret alone)', without(BASE, 'VIDEO_API_KEY'), "VIDEO_API_KEY is missing: set it to your project's API key from the Video Session Service"],
-    ['VIDEO_API_SECRET (key alone)', without(BASE, 'VIDEO_API_SECRET'), 'VIDEO_API_SECRET is missing: set it to the API secret of the project named by VIDEO_API_KEY'],
-    ['VIDEO_ACCOUNT_API_SECRET (key alone)', { ...BASE, VIDEO_ACCOUNT_API_KEY: 'acct' }, 'VIDEO_ACCOUNT_API_SECRET is missing: set it to the account-level API secret that goes with VIDEO_ACCOUNT_API_KEY'],
-    ['VIDEO_ACCOUNT_API_KEY (secret alone)', { ...BASE, VIDEO_ACCOUNT_API_SECRET: 'acct' }, 'VIDEO_ACCOUNT_API_KEY is missing: set it to your account-level API key, used for project administration'],
+    [
+      'SLACK_BOT_TOKEN',
+      without(BASE, 'SLACK_BOT_TOKEN'),
+      "SLACK_BOT_TOKEN is missing: set it to the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page",
+    ],
+    [
+      'SLACK_SIGNING_SECRET',
+      without(BASE, 'SLACK_SIGNING_SECRET'),
+      "SLACK_SIGNING_SECRET is missing: set it to the Signing Secret from your Slack app's Basic Information page (or set SLACK_APP_TOKEN to use Socket Mode)",
+    ],
+    [
+      'VIDEO_API_URL',
+      without(BASE, 'VIDEO_API_URL'),
+      'VIDEO_API_URL is missing: set it to the base URL of the Video Session Service REST API, such as https://video.example.com',
+    ],
+    [
+      'VIDEO_API_KEY (secret alone)',
+      without(BASE, 'VIDEO_API_KEY'),
+      "VIDEO_API_KEY is missing: set it to your project's API key from the Video Session Service",
+    ],
+    [
+      'VIDEO_API_SECRET (key alone)',
+      without(BASE, 'VIDEO_API_SECRET'),
+      'VIDEO_API_SECRET is missing: set it to the API secret of the project named by VIDEO_API_KEY',
+    ],
+    [
+      'VIDEO_ACCOUNT_API_SECRET (key alone)',
+      { ...BASE, VIDEO_ACCOUNT_API_KEY: 'acct' },
+      'VIDEO_ACCOUNT_API_SECRET is missing: set it to the account-level API secret that goes with VIDEO_ACCOUNT_API_KEY',
+    ],
+    [
+      'VIDEO_ACCOUNT_API_KEY (secret alone)',
+      { ...BASE, VIDEO_ACCOUNT_API_SECRET: 'acct' },
+      'VIDEO_ACCOUNT_API_KEY is missing: set it to your account-level API key, used for project administration',
+    ],
   ])('%s', (_name, env, expected) => {
     expect(problems(env)).toEqual([expected]);
   });
@@ -181,7 +209,9 @@ describe('invalid variables', () => {
     ['VIDOPS_POLICY_FILE', 'does not exist'],
   ])('%s naming a missing file', (name, reason) => {
     const path = join(dir, 'nope.json');
-    expect(problems({ ...BASE, [name]: path })).toEqual([expect.stringMatching(new RegExp(`^${name} \\(${path}\\) ${reason}: set it to the path of a readable JSON file`))]);
+    expect(problems({ ...BASE, [name]: path })).toEqual([
+      expect.stringMatching(new RegExp(`^${name} \\(${path}\\) ${reason}: set it to the path of a readable JSON file`)),
+    ]);
   });
 
   it('reports a directory instead of a file', () => {

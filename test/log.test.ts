@@ -1,8 +1,7 @@
 import { LogLevel as BoltLogLevel } from '@slack/logger';
 import { createLogger, redact, REDACTED, toBoltLogger, type LogFields, type LoggerOptions } from '../src/log';
 
-const JWT =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIxMjM0NTYiLCJpc3QiOiJwcm9qZWN0In0.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
+const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiIxMjM0NTYiLCJpc3QiOiJwcm9qZWN0In0.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
 const BOT_TOKEN = 'xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp';
 const APP_TOKEN = 'xapp-1-A012345-1234567890-abcdef0123456789';
 
@@ -17,9 +16,7 @@ describe('createLogger', () => {
   it('writes one JSON line per record: time, level, msg, then fields', () => {
     const { logger, lines } = capture();
     logger.info('session started', { sessionId: 'S1', count: 2 });
-    expect(lines).toEqual([
-      '{"time":"2025-01-02T03:04:05.000Z","level":"info","msg":"session started","sessionId":"S1","count":2}\n',
-    ]);
+    expect(lines).toEqual(['{"time":"2025-01-02T03:04:05.000Z","level":"info","msg":"session started","sessionId":"S1","count":2}\n']);
   });
 
   it.each([
@@ -70,15 +67,33 @@ describe('createLogger', () => {
   });
 
   it('survives a stream that throws', () => {
-    const logger = createLogger({ stream: { write: () => { throw new Error('EPIPE'); } } });
+    const logger = createLogger({
+      stream: {
+        write: () => {
+          throw new Error('EPIPE');
+        },
+      },
+    });
     expect(() => logger.info('x')).not.toThrow();
   });
 });
 
 describe('redaction', () => {
   it.each([
-    'secret', 'apiSecret', 'token', 'accessToken', 'password', 'Authorization', 'signature',
-    'x-slack-signature', 'jwt', 'accessKey', 'secretKey', 'accountKey', 'streamName', 'X-SERVICE-AUTH',
+    'secret',
+    'apiSecret',
+    'token',
+    'accessToken',
+    'password',
+    'Authorization',
+    'signature',
+    'x-slack-signature',
+    'jwt',
+    'accessKey',
+    'secretKey',
+    'accountKey',
+    'streamName',
+    'X-SERVICE-AUTH',
   ])('redacts a field named %s', (key) => {
     expect(redact({ [key]: 'value', other: 'kept' })).toEqual({ [key]: REDACTED, other: 'kept' });
   });

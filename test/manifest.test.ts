@@ -58,6 +58,14 @@ describe('manifest.yml', () => {
   it('asks for the smallest set of bot scopes', () => {
     // files:write: /usage uploads its daily chart as a PNG (see manifest.yml).
     // channels:history and groups:history: the poller's duplicate check before re-posting (see manifest.yml).
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'channels:read', 'chat:write', 'commands', 'files:write', 'groups:history', 'usergroups:read']);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      'channels:history',
+      'channels:read',
+      'chat:write',
+      'commands',
+      'files:write',
+      'groups:history',
+      'usergroups:read',
+    ]);
   });
 });

@@ -50,7 +50,7 @@ export class Peer {
 
   /** `args` travel beside `id` and `op`, so they must not use those names. */
   call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
-    if ('id' in args || 'op' in args) throw new Error('a call\'s arguments cannot be named id or op');
+    if ('id' in args || 'op' in args) throw new Error("a call's arguments cannot be named id or op");
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });

@@ -53,7 +53,11 @@ const removeFiles = () => {
 };
 
 /** `databaseUrl` undefined: a fresh SQLite file under /tmp. */
-async function startApp(seeded: Seeded, pollerEnv: Record<string, string>, databaseUrl: string | undefined): Promise<{ running: RunningVidops; settings: PollerSettings }> {
+async function startApp(
+  seeded: Seeded,
+  pollerEnv: Record<string, string>,
+  databaseUrl: string | undefined,
+): Promise<{ running: RunningVidops; settings: PollerSettings }> {
   const files = FILES;
   removeFiles();
   writeFileSync(`${files}-policy.json`, JSON.stringify(POLICY));
@@ -80,7 +84,12 @@ async function startApp(seeded: Seeded, pollerEnv: Record<string, string>, datab
   if (!settings.ok) throw new Error(settings.problems.join('; '));
   if (!config.slack || !config.video) throw new Error('Slack and video settings are both required');
   const logger = createLogger({ level: config.logLevel, bindings: { service: 'vidops' } });
-  const running = await startVidops({ config: { ...config, slack: config.slack, video: config.video }, policy: policy.policy, pollerSettings: settings.settings, logger });
+  const running = await startVidops({
+    config: { ...config, slack: config.slack, video: config.video },
+    policy: policy.policy,
+    pollerSettings: settings.settings,
+    logger,
+  });
   return { running, settings: settings.settings };
 }
 
@@ -101,7 +110,10 @@ serve(
       if (role === 'floor') return { port: await startFloor(seeded) };
       vidops = await startApp(seeded, msg.pollerEnv as Record<string, string>, msg.databaseUrl as string | undefined);
       const { schedule, budget, tickMs } = vidops.settings;
-      return { port: vidops.running.port, poller: { slowMs: schedule.slowMs, fastMs: schedule.fastMs, tickMs, rate: budget.refillPerSecond, burst: budget.capacity } };
+      return {
+        port: vidops.running.port,
+        poller: { slowMs: schedule.slowMs, fastMs: schedule.fastMs, tickMs, rate: budget.refillPerSecond, burst: budget.capacity },
+      };
     },
     /** What a command would have done for each resource: the watch on its card. */
     track: async (msg) => {

@@ -49,7 +49,8 @@ async function main(): Promise<void> {
 
   const inBatches = async <T>(count: number, make: (i: number) => Promise<T>): Promise<T[]> => {
     const out: T[] = [];
-    for (let start = 0; start < count; start += 50) out.push(...(await Promise.all(Array.from({ length: Math.min(50, count - start) }, (_v, k) => make(start + k)))));
+    for (let start = 0; start < count; start += 50)
+      out.push(...(await Promise.all(Array.from({ length: Math.min(50, count - start) }, (_v, k) => make(start + k)))));
     return out;
   };
 
@@ -101,11 +102,19 @@ async function main(): Promise<void> {
     watched = [
       ...(await inBatches(archives.length, async (i) => {
         const a = archives[i]!;
-        return { kind: 'archive' as const, resource: pick(a, ['id', 'sessionId', 'status', 'createdAt', 'duration', 'size', 'name', 'reason']), ...(await card('archive', a)) };
+        return {
+          kind: 'archive' as const,
+          resource: pick(a, ['id', 'sessionId', 'status', 'createdAt', 'duration', 'size', 'name', 'reason']),
+          ...(await card('archive', a)),
+        };
       })),
       ...(await inBatches(broadcasts.length, async (i) => {
         const b = broadcasts[i]!;
-        return { kind: 'broadcast' as const, resource: pick(b, ['id', 'sessionId', 'status', 'createdAt', 'maxDuration', 'broadcastUrls']), ...(await card('broadcast', b)) };
+        return {
+          kind: 'broadcast' as const,
+          resource: pick(b, ['id', 'sessionId', 'status', 'createdAt', 'maxDuration', 'broadcastUrls']),
+          ...(await card('broadcast', b)),
+        };
       })),
       ...(await inBatches(renders.length, async (i) => {
         const r = renders[i]!;
@@ -139,7 +148,11 @@ async function main(): Promise<void> {
   function startDriver(perSecond: number, faultsPerMinute: number, settleMs: number): Driver {
     const c = client!;
     const random = mulberry32(7);
-    const ids = (kind: WatchedResource['kind']) => shuffled(watched.filter((w) => w.kind === kind).map((w) => w.resource.id), random);
+    const ids = (kind: WatchedResource['kind']) =>
+      shuffled(
+        watched.filter((w) => w.kind === kind).map((w) => w.resource.id),
+        random,
+      );
     const archives = ids('archive');
     const broadcasts = ids('broadcast');
     const renders = ids('render');
@@ -254,7 +267,9 @@ async function main(): Promise<void> {
       responseUrl: () => slack.newResponseUrl(),
       /** The value of button `actionId` in the first answer to response_url `responseId`. */
       button: async (msg) => {
-        const response = await slack.waitForResponse(String(msg.responseId), (r) => findButton(r.body.blocks, String(msg.actionId)) !== undefined, { timeoutMs: Number(msg.timeoutMs) });
+        const response = await slack.waitForResponse(String(msg.responseId), (r) => findButton(r.body.blocks, String(msg.actionId)) !== undefined, {
+          timeoutMs: Number(msg.timeoutMs),
+        });
         return findButton(response.body.blocks, String(msg.actionId));
       },
       startDriver: (msg) => {
@@ -282,7 +297,9 @@ async function main(): Promise<void> {
           const totals = ledger.totals(Number.POSITIVE_INFINITY);
           if (totals.lost.length === 0 || Date.now() >= deadline) break;
           const since = slack.mark();
-          await slack.waitForCall('chat.postMessage', undefined, { since, timeoutMs: Math.max(1, Math.min(5_000, deadline - Date.now())) }).catch(() => undefined);
+          await slack
+            .waitForCall('chat.postMessage', undefined, { since, timeoutMs: Math.max(1, Math.min(5_000, deadline - Date.now())) })
+            .catch(() => undefined);
         }
         const settleUntil = Date.now() + Number(msg.settleMs);
         while (Date.now() < settleUntil) {
@@ -293,10 +310,10 @@ async function main(): Promise<void> {
         return ledger.totals(Number.POSITIVE_INFINITY);
       },
       load: () => {
-      const usage = process.cpuUsage();
-      return { cpuMs: (usage.user + usage.system) / 1000 };
-    },
-    slackCalls: () => {
+        const usage = process.cpuUsage();
+        return { cpuMs: (usage.user + usage.system) / 1000 };
+      },
+      slackCalls: () => {
         const counts: Record<string, number> = {};
         for (const call of slack.calls) counts[call.method] = (counts[call.method] ?? 0) + 1;
         return counts;

@@ -72,6 +72,15 @@ export function clickRequest(actionId: string, value: string, responseUrl: strin
     channel: { id: OPS_CHANNEL, name: 'ops' },
     state: { values: {} },
     response_url: responseUrl,
-    actions: [{ action_id: actionId, block_id: 'b1', text: { type: 'plain_text', text: 'button', emoji: true }, value, type: 'button', action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      {
+        action_id: actionId,
+        block_id: 'b1',
+        text: { type: 'plain_text', text: 'button', emoji: true },
+        value,
+        type: 'button',
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
   });
 }

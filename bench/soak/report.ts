@@ -58,7 +58,15 @@ export interface Aims {
   latencyOverFastMs: number;
 }
 
-export const AIMS: Aims = { rssGrowthPct: 10, ackRatio: 1.3, loopP99Ms: 10, peakRssMb: 150, rssTrendMbPerMin: 0.2, trendMinMinutes: 30, latencyOverFastMs: 1_000 };
+export const AIMS: Aims = {
+  rssGrowthPct: 10,
+  ackRatio: 1.3,
+  loopP99Ms: 10,
+  peakRssMb: 150,
+  rssTrendMbPerMin: 0.2,
+  trendMinMinutes: 30,
+  latencyOverFastMs: 1_000,
+};
 
 export interface Outcome {
   rss: RssVerdict | undefined;
@@ -88,10 +96,14 @@ export function missedAims(o: Outcome, aims: Aims = AIMS): string[] {
   if (o.lost > 0) missed.push(`${o.lost} notification(s) lost (aim 0)`);
   if (o.duplicates > 0) missed.push(`${o.duplicates} notification(s) posted more than once (aim 0)`);
   const ratio = o.vidopsP99 / o.floorP99;
-  if (!(ratio <= aims.ackRatio)) missed.push(`p99 ack ${o.vidopsP99.toFixed(1)} ms is ${ratio.toFixed(2)}× the bare Bolt app's ${o.floorP99.toFixed(1)} ms (aim ≤ ${aims.ackRatio}×)`);
-  if (o.loopP99Ms !== undefined && !(o.loopP99Ms <= aims.loopP99Ms)) missed.push(`event loop delay p99 ${o.loopP99Ms.toFixed(1)} ms after the warm-up (aim ≤ ${aims.loopP99Ms} ms)`);
+  if (!(ratio <= aims.ackRatio))
+    missed.push(`p99 ack ${o.vidopsP99.toFixed(1)} ms is ${ratio.toFixed(2)}× the bare Bolt app's ${o.floorP99.toFixed(1)} ms (aim ≤ ${aims.ackRatio}×)`);
+  if (o.loopP99Ms !== undefined && !(o.loopP99Ms <= aims.loopP99Ms))
+    missed.push(`event loop delay p99 ${o.loopP99Ms.toFixed(1)} ms after the warm-up (aim ≤ ${aims.loopP99Ms} ms)`);
   if (o.latencyP99Ms !== undefined && o.fastMs !== undefined && !(o.latencyP99Ms <= o.fastMs + aims.latencyOverFastMs)) {
-    missed.push(`change → post p99 ${(o.latencyP99Ms / 1000).toFixed(1)} s without Slack 429s (aim ≤ ${((o.fastMs + aims.latencyOverFastMs) / 1000).toFixed(1)} s, the fast interval + ${aims.latencyOverFastMs / 1000} s)`);
+    missed.push(
+      `change → post p99 ${(o.latencyP99Ms / 1000).toFixed(1)} s without Slack 429s (aim ≤ ${((o.fastMs + aims.latencyOverFastMs) / 1000).toFixed(1)} s, the fast interval + ${aims.latencyOverFastMs / 1000} s)`,
+    );
   }
   return missed;
 }
@@ -114,7 +126,9 @@ export const p = (values: readonly number[], q: number): number => percentile(va
 
 /** `{a: 2, b: 1}` → `a 2, b 1`, largest first; `none` when empty. */
 export function counts(record: Readonly<Record<string, number>>): string {
-  const entries = Object.entries(record).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]);
+  const entries = Object.entries(record)
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => y[1] - x[1]);
   return entries.length === 0 ? 'none' : entries.map(([k, n]) => `${k} ${n}`).join(', ');
 }
 

@@ -59,7 +59,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   served[key] = (served[key] ?? 0) + 1;
   if (resource === 'archive' && id !== undefined) {
     if (decodeURIComponent(id) !== ARCHIVE_ID) return send(res, 404, Buffer.from('{"code":404,"message":"Archive not found"}'));
-    return send(res, 200, body('archive', () => ARCHIVE_BODY));
+    return send(
+      res,
+      200,
+      body('archive', () => ARCHIVE_BODY),
+    );
   }
   if (id !== undefined) return send(res, 404, Buffer.from('{"code":404,"message":"Resource not found"}'));
   const total = resource === 'archive' ? Number(size) : BROADCASTS;

@@ -22,7 +22,12 @@ export function register(app: App, services: Services): void {
     const target = decodeValue(AudioTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
-    const allowed = await authorize(ix, 'moderator', { what: 'Stop the audio connection', command: '/audio-connect stop', target: `audio connection ${target.i}`, projectName: s.projectName });
+    const allowed = await authorize(ix, 'moderator', {
+      what: 'Stop the audio connection',
+      command: '/audio-connect stop',
+      target: `audio connection ${target.i}`,
+      projectName: s.projectName,
+    });
     if (!allowed) return;
     await performChange(ix, {
       command: '/audio-connect stop',

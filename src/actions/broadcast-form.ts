@@ -72,7 +72,8 @@ export function blockForField(field: string, rows: readonly number[]): string | 
   if (rtmp) {
     const row = rows[Number(rtmp[1])];
     if (row === undefined) return undefined;
-    const prefix = rtmp[2] === 'serverUrl' ? BROADCAST_BLOCK.rtmpUrlPrefix : rtmp[2] === 'streamName' ? BROADCAST_BLOCK.rtmpKeyPrefix : BROADCAST_BLOCK.rtmpIdPrefix;
+    const prefix =
+      rtmp[2] === 'serverUrl' ? BROADCAST_BLOCK.rtmpUrlPrefix : rtmp[2] === 'streamName' ? BROADCAST_BLOCK.rtmpKeyPrefix : BROADCAST_BLOCK.rtmpIdPrefix;
     return `${prefix}${row}`;
   }
   if (field === 'sessionId') return BROADCAST_BLOCK.session;

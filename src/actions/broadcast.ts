@@ -96,7 +96,12 @@ export function register(app: App, services: Services): void {
     const target = decodeValue(BroadcastTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const ref = { projectName: target.p, ...(target.a ? { alias: target.a } : {}) };
-    const allowed = await authorize(ix, 'moderator', { what: 'Stop broadcast', command: '/broadcast stop', target: `broadcast ${target.b}`, projectName: target.p });
+    const allowed = await authorize(ix, 'moderator', {
+      what: 'Stop broadcast',
+      command: '/broadcast stop',
+      target: `broadcast ${target.b}`,
+      projectName: target.p,
+    });
     if (!allowed) return;
     const done = await performChange(ix, {
       command: '/broadcast stop',
@@ -163,7 +168,11 @@ export function register(app: App, services: Services): void {
     const show = (message: Parameters<typeof inModal>[0]) =>
       inModal(message).catch((error: unknown) => ix.logger.warn('could not update the broadcast form', { error: slackErrorCode(error) ?? error }));
     const attempt = { what: TITLE, command: '/broadcast start', target: `session ${session.sessionId}`, projectName: session.projectName };
-    const { role } = await services.authorizer.roleOf(client, ix.userId, { teamId: ix.teamId, projectName: session.projectName, ...(ix.channelId ? { channelId: ix.channelId } : {}) });
+    const { role } = await services.authorizer.roleOf(client, ix.userId, {
+      teamId: ix.teamId,
+      projectName: session.projectName,
+      ...(ix.channelId ? { channelId: ix.channelId } : {}),
+    });
     if (!hasRole(role, 'moderator')) {
       await ack({ response_action: 'update', view: infoModal(TITLE, ':hourglass_flowing_sand: Checking…') });
       await authorize(ix, 'moderator', attempt, show);

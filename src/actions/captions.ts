@@ -22,7 +22,12 @@ export function register(app: App, services: Services): void {
     const target = decodeValue(CaptionsTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
-    const allowed = await authorize(ix, 'moderator', { what: '/captions stop', command: '/captions stop', target: `captions ${target.i}`, projectName: s.projectName });
+    const allowed = await authorize(ix, 'moderator', {
+      what: '/captions stop',
+      command: '/captions stop',
+      target: `captions ${target.i}`,
+      projectName: s.projectName,
+    });
     if (!allowed) return;
     await performChange(ix, stopCaptionsChange(ix, target.i, s.projectName, s));
   });

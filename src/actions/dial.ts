@@ -46,7 +46,12 @@ export function register(app: App, services: Services): void {
     const target = decodeValue(CallTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
-    const allowed = await authorize(ix, 'moderator', { what: 'Hang up', command: '/dial hang up', target: `call connection ${target.c}`, projectName: s.projectName });
+    const allowed = await authorize(ix, 'moderator', {
+      what: 'Hang up',
+      command: '/dial hang up',
+      target: `call connection ${target.c}`,
+      projectName: s.projectName,
+    });
     if (!allowed) return;
     const done = await performChange(ix, {
       command: '/dial hang up',
@@ -55,7 +60,10 @@ export function register(app: App, services: Services): void {
       errorContext: { operation: 'hang-up', sessionId: s.sessionId, connectionId: target.c },
       call: (video) => video.moderation.disconnect(s.sessionId, target.c),
       notice: () => hangUpNotice(ix.userId, s, target.c),
-      card: () => (target.i ? { kind: 'sip', resourceId: target.i, action: 'hang-up', state: (previous) => ({ ...(previous as SipSnapshot), status: 'ended' }) } : undefined),
+      card: () =>
+        target.i
+          ? { kind: 'sip', resourceId: target.i, action: 'hang-up', state: (previous) => ({ ...(previous as SipSnapshot), status: 'ended' }) }
+          : undefined,
     });
     if (done.ok && target.i) {
       await services.store

@@ -32,7 +32,12 @@ export function register(app: App, services: Services): void {
     if (!key || !target) return replyEphemeral(ix, warning(STALE));
     const s = targetSession(target);
     const audited = { command: '/dtmf', target: `keypad tone to connection ${target.c} in session ${s.sessionId}`, projectName: s.projectName };
-    const allowed = await authorize(ix, 'moderator', { what: 'The call keypad', command: '/dtmf', target: `connection ${target.c}`, projectName: s.projectName });
+    const allowed = await authorize(ix, 'moderator', {
+      what: 'The call keypad',
+      command: '/dtmf',
+      target: `connection ${target.c}`,
+      projectName: s.projectName,
+    });
     if (!allowed) return;
     try {
       await services.projects.client(s.projectName).sip.playDtmf(s.sessionId, key, { connectionId: target.c });

@@ -22,7 +22,10 @@ export async function publishHome(client: webApi.WebClient, services: Services, 
   const [visible, shownWatches] = await Promise.all([visibleSessions(viewer, { aliases, recent }), visibleWatches(viewer, watches, services.publicChannels)]);
   const now = services.clock();
   const dashboard = dashboardBlocks({ watches: shownWatches, now, buttons: (watch) => watchButtons(watch) });
-  await client.views.publish({ user_id: userId, view: homeView({ role, commands: COMMANDS, aliases: visible.aliases, recent: visible.recent, now, dashboard }) });
+  await client.views.publish({
+    user_id: userId,
+    view: homeView({ role, commands: COMMANDS, aliases: visible.aliases, recent: visible.recent, now, dashboard }),
+  });
 }
 
 export function register(app: App, services: Services): void {

@@ -30,8 +30,7 @@ const TITLE = 'Mute everyone';
 type ViewState = ViewSubmitAction['view']['state']['values'];
 
 export type MuteEveryoneForm =
-  | { ok: true; session: { projectName: string; sessionId: string }; channelId?: string }
-  | { ok: false; errors: Record<string, string> };
+  { ok: true; session: { projectName: string; sessionId: string }; channelId?: string } | { ok: false; errors: Record<string, string> };
 
 /** The session picked (of a configured project) and the channel to tell, or the field in error. */
 export function readMuteEveryoneForm(values: ViewState, hasProject: (name: string) => boolean): MuteEveryoneForm {
@@ -54,9 +53,14 @@ async function moderatedProjects(services: Services, client: App['client'], user
 /** The denial for someone who moderates no project, audited like any other. */
 async function denialWithoutProject(ix: Interaction): Promise<SlackMessage> {
   let denial: SlackMessage | undefined;
-  await authorize(ix, 'moderator', { what: TITLE, command: '/mute-all', target: 'shortcut', projectName: ix.services.projects.defaultName }, async (message) => {
-    denial = message;
-  });
+  await authorize(
+    ix,
+    'moderator',
+    { what: TITLE, command: '/mute-all', target: 'shortcut', projectName: ix.services.projects.defaultName },
+    async (message) => {
+      denial = message;
+    },
+  );
   return denial ?? textMessage(`:no_entry: \`${TITLE}\` needs the moderator role.`);
 }
 
@@ -74,9 +78,12 @@ export function register(app: App, services: Services): void {
       return;
     }
     const [latest] = (await services.store.listRecentSessions(ix.teamId, 20).catch(() => [])).filter((r) => moderated.includes(r.projectName));
-    const aliases = latest ? (await visibleSessions(viewer, { aliases: await services.store.listAliases(ix.teamId, undefined, 100).catch(() => []), recent: [] })).aliases : [];
+    const aliases = latest
+      ? (await visibleSessions(viewer, { aliases: await services.store.listAliases(ix.teamId, undefined, 100).catch(() => []), recent: [] })).aliases
+      : [];
     const aliasFor = latest ? aliases.find((a) => a.sessionId === latest.sessionId && a.projectName === latest.projectName)?.alias : undefined;
-    const initial = latest && encodeSessionOption(latest.projectName, latest.sessionId).length <= 150 ? recentOption(latest, encodeSessionOption, aliasFor) : undefined;
+    const initial =
+      latest && encodeSessionOption(latest.projectName, latest.sessionId).length <= 150 ? recentOption(latest, encodeSessionOption, aliasFor) : undefined;
     await openFormOrSay(ix, { trigger_id: body.trigger_id, view: muteEveryoneModal(initial) });
   });
 
@@ -91,7 +98,12 @@ export function register(app: App, services: Services): void {
     // The acting channel is none (a shortcut's form): the channel picked is only where to tell.
     const ix = fromViewAction(services, client, body, CALLBACK.muteEveryoneModal);
     const show = showInModal(ix, view.id, TITLE);
-    const allowed = await authorize(ix, 'moderator', { what: TITLE, command: '/mute-all', target: `session ${session.sessionId}`, projectName: session.projectName }, show);
+    const allowed = await authorize(
+      ix,
+      'moderator',
+      { what: TITLE, command: '/mute-all', target: `session ${session.sessionId}`, projectName: session.projectName },
+      show,
+    );
     if (!allowed) return;
     await services.store
       .touchRecentSession({ teamId: ix.teamId, projectName: session.projectName, sessionId: session.sessionId, usedBy: ix.userId, usedAt: services.clock() })

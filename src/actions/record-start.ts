@@ -100,7 +100,12 @@ export function fieldProblem(error: VideoValidationError): string {
 }
 
 /** Problems keyed by a block of the submitted view (Slack rejects errors for absent blocks). */
-export function errorsFromValidation(error: VideoValidationError, fieldBlocks: Readonly<Record<string, string>>, present: ReadonlySet<string>, fallback: string): Record<string, string> {
+export function errorsFromValidation(
+  error: VideoValidationError,
+  fieldBlocks: Readonly<Record<string, string>>,
+  present: ReadonlySet<string>,
+  fallback: string,
+): Record<string, string> {
   const block = fieldBlocks[error.field];
   return { [block && present.has(block) ? block : fallback]: fieldProblem(error) };
 }
@@ -125,12 +130,16 @@ export function checkStartForm(form: StartForm, present: ReadonlySet<string>, ha
   if (!form.audio && !form.video) errors[RECORD_BLOCK.media] = 'Record audio, video or both.';
   const composed = form.outputMode === 'composed';
   if (!composed) {
-    if (form.resolution && present.has(RECORD_BLOCK.resolution)) errors[RECORD_BLOCK.resolution] = 'Only a composed recording has a resolution: clear it, or choose Composed.';
-    if (form.layoutType && present.has(RECORD_BLOCK.layoutType)) errors[RECORD_BLOCK.layoutType] = 'Only a composed recording has a layout: clear it, or choose Composed.';
+    if (form.resolution && present.has(RECORD_BLOCK.resolution))
+      errors[RECORD_BLOCK.resolution] = 'Only a composed recording has a resolution: clear it, or choose Composed.';
+    if (form.layoutType && present.has(RECORD_BLOCK.layoutType))
+      errors[RECORD_BLOCK.layoutType] = 'Only a composed recording has a layout: clear it, or choose Composed.';
   } else {
     const type = form.layoutType ?? 'bestFit';
-    if (form.screenshare && type !== 'bestFit') errors[RECORD_BLOCK.screenshare] = 'A screen-share layout goes with best fit only: clear it, or choose Best fit.';
-    if (form.stylesheet && type !== 'custom') errors[RECORD_BLOCK.stylesheet] = 'Only a custom layout uses a stylesheet: clear it, or choose Custom stylesheet.';
+    if (form.screenshare && type !== 'bestFit')
+      errors[RECORD_BLOCK.screenshare] = 'A screen-share layout goes with best fit only: clear it, or choose Best fit.';
+    if (form.stylesheet && type !== 'custom')
+      errors[RECORD_BLOCK.stylesheet] = 'Only a custom layout uses a stylesheet: clear it, or choose Custom stylesheet.';
     if (type === 'custom' && !form.stylesheet) {
       if (present.has(RECORD_BLOCK.stylesheet)) errors[RECORD_BLOCK.stylesheet] = 'A custom layout needs its stylesheet.';
       else errors[RECORD_BLOCK.layoutType] = 'A custom layout needs a stylesheet: choose it again to show the stylesheet field.';
@@ -195,7 +204,9 @@ export function register(app: App, services: Services): void {
     await services.store
       .touchRecentSession({ teamId: ix.teamId, projectName, sessionId, usedBy: ix.userId, usedAt: services.clock() })
       .catch((error: unknown) => ix.logger.warn('could not record a recent session', { error }));
-    const alias = (await services.store.listAliases(ix.teamId, undefined, 100).catch(() => [])).find((a) => a.projectName === projectName && a.sessionId === sessionId)?.alias;
+    const alias = (await services.store.listAliases(ix.teamId, undefined, 100).catch(() => [])).find(
+      (a) => a.projectName === projectName && a.sessionId === sessionId,
+    )?.alias;
     const done = await startRecording(ix, { projectName, sessionId, ...(alias ? { alias } : {}) }, checked.options, { channelId: metadata.c, quiet: true });
     if (!done.ok) {
       await client.views.update({ view_id: view.id, view: recordStartModal(form, metadata, mainText(done.message)) });
@@ -207,7 +218,10 @@ export function register(app: App, services: Services): void {
       done.announced.delivered === 'channel' && done.announced.channel
         ? `Its card is in ${channelMention(done.announced.channel)}; it follows the recording from there.`
         : 'Its card was sent to you only (I cannot post in that channel).';
-    await client.views.update({ view_id: view.id, view: infoModal(TITLE, `:red_circle: Recording ${what} of session ${code(alias ?? sessionId)} has started. ${where}`) });
+    await client.views.update({
+      view_id: view.id,
+      view: infoModal(TITLE, `:red_circle: Recording ${what} of session ${code(alias ?? sessionId)} has started. ${where}`),
+    });
   });
 }
 

@@ -43,7 +43,13 @@ export function readStorageForm(values: ViewState): StorageForm {
   };
   const type = values[RECORD_BLOCK.storageType]?.[RECORD_ACTION.storageType]?.selected_option?.value === 'blobstore' ? 'blobstore' : 's3';
   const fallback = values[RECORD_BLOCK.fallback]?.[RECORD_ACTION.field]?.selected_option?.value === 'service' ? 'service' : 'none';
-  const fields = { bucket: text(RECORD_BLOCK.bucket), endpoint: text(RECORD_BLOCK.endpoint), accountName: text(RECORD_BLOCK.accountName), container: text(RECORD_BLOCK.container), domain: text(RECORD_BLOCK.domain) };
+  const fields = {
+    bucket: text(RECORD_BLOCK.bucket),
+    endpoint: text(RECORD_BLOCK.endpoint),
+    accountName: text(RECORD_BLOCK.accountName),
+    container: text(RECORD_BLOCK.container),
+    domain: text(RECORD_BLOCK.domain),
+  };
   return { type, fallback, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
 }
 
@@ -78,7 +84,8 @@ export function checkStorageForm(values: ViewState, present: ReadonlySet<string>
       bucket: need(RECORD_BLOCK.bucket, form.bucket, 'bucket name'),
       ...(form.endpoint ? { endpoint: form.endpoint } : {}),
     };
-    if (form.endpoint && !isHttpUrl(form.endpoint)) errors[RECORD_BLOCK.endpoint] = 'Give the base URL with http:// or https://, e.g. https://s3.eu-central-1.example.com';
+    if (form.endpoint && !isHttpUrl(form.endpoint))
+      errors[RECORD_BLOCK.endpoint] = 'Give the base URL with http:// or https://, e.g. https://s3.eu-central-1.example.com';
     target = { type: 's3', config, fallback: form.fallback };
   } else {
     const config = {
@@ -118,7 +125,10 @@ export function register(app: App, services: Services): void {
   app.view<ViewSubmitAction>(RECORD_CALLBACK.storageModal, async ({ ack, body, view, client }: SubmitArgs) => {
     const metadata = parseStorageMetadata(view.private_metadata);
     if (!metadata || !services.projects.has(metadata.p)) {
-      await ack({ response_action: 'update', view: infoModal(TITLE, ':warning: This form is from an older version of vidops; open it again with `/record storage`.') });
+      await ack({
+        response_action: 'update',
+        view: infoModal(TITLE, ':warning: This form is from an older version of vidops; open it again with `/record storage`.'),
+      });
       return;
     }
     const checked = checkStorageForm(view.state.values, presentBlocks(view));
@@ -129,7 +139,12 @@ export function register(app: App, services: Services): void {
     await ack({ response_action: 'update', view: infoModal(TITLE, ':hourglass_flowing_sand: Saving the upload target…') });
     const ix = fromViewAction(services, client, body, RECORD_CALLBACK.storageModal, metadata.c);
     const show = showInModal(ix, view.id, TITLE);
-    const allowed = await authorize(ix, 'admin', { what: '/record storage', command: '/record storage', target: 'upload target', projectName: metadata.p }, show);
+    const allowed = await authorize(
+      ix,
+      'admin',
+      { what: '/record storage', command: '/record storage', target: 'upload target', projectName: metadata.p },
+      show,
+    );
     if (!allowed) return;
     const done = await setUploadTarget(ix, metadata.p, checked.target, { channelId: metadata.c, quiet: true });
     if (!done.ok) {
@@ -137,6 +152,9 @@ export function register(app: App, services: Services): void {
       await client.views.update({ view_id: view.id, view: storageModal(form, metadata, `${mainText(done.message)} Type the keys again to retry.`) });
       return;
     }
-    await client.views.update({ view_id: view.id, view: infoModal(TITLE, `:white_check_mark: Saved: ${storageSummaryText(done.result)}. The keys are not shown.`) });
+    await client.views.update({
+      view_id: view.id,
+      view: infoModal(TITLE, `:white_check_mark: Saved: ${storageSummaryText(done.result)}. The keys are not shown.`),
+    });
   });
 }

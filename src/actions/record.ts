@@ -47,7 +47,13 @@ function clickedTs(body: BlockAction): string | undefined {
  * watch: an ephemeral `/record show`, or one the poller never took), through the click's
  * response_url, with the context its button carried.
  */
-async function redrawClicked(ix: Interaction, target: ArchiveTarget, archive: ArchiveCardData, redrawn: readonly string[], ts: string | undefined): Promise<void> {
+async function redrawClicked(
+  ix: Interaction,
+  target: ArchiveTarget,
+  archive: ArchiveCardData,
+  redrawn: readonly string[],
+  ts: string | undefined,
+): Promise<void> {
   if (target.o !== 'card' || !ix.respond || (ts !== undefined && redrawn.includes(ts))) return;
   const card = recordingKind.render({
     resourceId: archive.id,
@@ -85,7 +91,9 @@ export function register(app: App, services: Services): void {
     const done = await stopRecording(ix, { projectName: target.p, archiveId: target.r, ...(target.a ? { alias: target.a } : {}) });
     if (!done.ok) return catchUp(ix, target, clickedTs(body));
     if (target.o === 'card') return redrawClicked(ix, target, done.result, done.redrawn, clickedTs(body));
-    await replyEphemeral(ix, resolvedCard(`:white_check_mark: Recording ${recordingLabel(done.result.name, target.r)} was stopped.`), { replaceOriginal: true });
+    await replyEphemeral(ix, resolvedCard(`:white_check_mark: Recording ${recordingLabel(done.result.name, target.r)} was stopped.`), {
+      replaceOriginal: true,
+    });
   });
 
   app.action<BlockAction<ButtonAction>>(RECORD_ACTION.download, async ({ ack, body, action, respond, client }: ButtonArgs) => {
@@ -120,7 +128,9 @@ export function register(app: App, services: Services): void {
     const done = await deleteRecording(ix, { projectName: target.p, archiveId: target.r, ...(target.a ? { alias: target.a } : {}) });
     if (!done?.ok) return catchUp(ix, target, clickedTs(body));
     if (target.o === 'card') return redrawClicked(ix, target, done.result, done.redrawn, clickedTs(body));
-    await replyEphemeral(ix, resolvedCard(`:white_check_mark: Recording ${recordingLabel(done.result.name, target.r)} was deleted.`), { replaceOriginal: true });
+    await replyEphemeral(ix, resolvedCard(`:white_check_mark: Recording ${recordingLabel(done.result.name, target.r)} was deleted.`), {
+      replaceOriginal: true,
+    });
   });
 
   app.action<BlockAction<ButtonAction>>(RECORD_ACTION.more, async ({ ack, body, action, respond, client }: ButtonArgs) => {
@@ -138,11 +148,18 @@ export function register(app: App, services: Services): void {
     const ix = fromBlockAction(services, client, body, respond, RECORD_ACTION.clearStorage);
     const target = decodeValue(StorageTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning('This button’s card is from an older version of vidops; run `/record storage clear` again.'));
-    const allowed = await authorize(ix, 'admin', { what: '/record storage clear', command: '/record storage clear', target: 'upload target', projectName: target.p });
+    const allowed = await authorize(ix, 'admin', {
+      what: '/record storage clear',
+      command: '/record storage clear',
+      target: 'upload target',
+      projectName: target.p,
+    });
     if (!allowed) return;
     const done = await clearUploadTarget(ix, target.p);
     if (done.ok) {
-      await replyEphemeral(ix, resolvedCard(`:white_check_mark: Project *${escapeAndTruncate(target.p, 100)}* no longer uploads its recordings.`), { replaceOriginal: true });
+      await replyEphemeral(ix, resolvedCard(`:white_check_mark: Project *${escapeAndTruncate(target.p, 100)}* no longer uploads its recordings.`), {
+        replaceOriginal: true,
+      });
     }
   });
 

@@ -29,7 +29,12 @@ async function stopRender(ix: Interaction, services: Services, rawValue: string 
     return false;
   }
   const s = targetSession(target);
-  const allowed = await authorize(ix, 'moderator', { what: '/render stop', command: '/render stop', target: `composer ${target.i}`, projectName: s.projectName });
+  const allowed = await authorize(ix, 'moderator', {
+    what: '/render stop',
+    command: '/render stop',
+    target: `composer ${target.i}`,
+    projectName: s.projectName,
+  });
   if (!allowed) return false;
   const done = await performChange(ix, {
     command: '/render stop',
@@ -38,7 +43,12 @@ async function stopRender(ix: Interaction, services: Services, rawValue: string 
     errorContext: { operation: 'render-stop', sessionId: s.sessionId, resourceId: target.i },
     call: (video) => video.render.stop(target.i),
     notice: () => renderStoppedNotice(ix.userId, s, target.i),
-    card: () => ({ kind: 'render', resourceId: target.i, action: 'stop', state: (previous) => ({ ...(previous as RenderSnapshot), status: 'stopped', reason: 'Stop Requested' }) }),
+    card: () => ({
+      kind: 'render',
+      resourceId: target.i,
+      action: 'stop',
+      state: (previous) => ({ ...(previous as RenderSnapshot), status: 'stopped', reason: 'Stop Requested' }),
+    }),
   });
   if (!done.ok) return false;
   await services.store

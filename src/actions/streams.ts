@@ -76,7 +76,12 @@ export function register(app: App, services: Services): void {
     const viewId = opened?.view?.id;
     if (!viewId) return;
     const show = showInModal(ix, viewId, 'Layout classes');
-    const allowed = await authorize(ix, 'moderator', { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName }, show);
+    const allowed = await authorize(
+      ix,
+      'moderator',
+      { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName },
+      show,
+    );
     if (!allowed) return;
     try {
       const page = await services.projects.client(s.projectName).streams.list(s.sessionId);
@@ -87,7 +92,10 @@ export function register(app: App, services: Services): void {
       await client.views.update({ view_id: viewId, view: layoutClassesModal(s, page.items, ix.channelId, target.t) });
     } catch (error) {
       ix.logger.warn('listing streams for the layout modal failed', { error });
-      const text = error instanceof VideoNotFoundError ? 'Nobody is publishing in this session any more.' : describeError(error, { operation: 'list-streams', project: s.projectName, sessionId: s.sessionId });
+      const text =
+        error instanceof VideoNotFoundError
+          ? 'Nobody is publishing in this session any more.'
+          : describeError(error, { operation: 'list-streams', project: s.projectName, sessionId: s.sessionId });
       await show(warning(text));
     }
   });
@@ -95,7 +103,10 @@ export function register(app: App, services: Services): void {
   app.view<ViewSubmitAction>(CALLBACK.layoutClassesModal, async ({ ack, body, view, client }: SubmitArgs) => {
     const metadata = parseLayoutMetadata(view.private_metadata);
     if (!metadata) {
-      await ack({ response_action: 'update', view: infoModal('Layout classes', ':warning: This form is from an older version of vidops; open it again from `/streams`.') });
+      await ack({
+        response_action: 'update',
+        view: infoModal('Layout classes', ':warning: This form is from an older version of vidops; open it again from `/streams`.'),
+      });
       return;
     }
     const read = readLayoutChanges(view);
@@ -111,7 +122,12 @@ export function register(app: App, services: Services): void {
     const ix = fromViewAction(services, client, body, CALLBACK.layoutClassesModal, metadata.c);
     const s = targetSession(metadata);
     const show = showInModal(ix, view.id, 'Layout classes');
-    const allowed = await authorize(ix, 'moderator', { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName }, show);
+    const allowed = await authorize(
+      ix,
+      'moderator',
+      { what: 'Edit layout classes', command: 'layout classes', target: `session ${s.sessionId}`, projectName: s.projectName },
+      show,
+    );
     if (!allowed) return;
     const done = await performChange(
       ix,

@@ -237,4 +237,3 @@ export function register(app: App, services: Services): void {
     },
   });
 }
-

@@ -19,8 +19,13 @@ export function register(app: App, services: Services): void {
     const target = decodeValue(SessionTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning('This button’s card is from an older version of vidops; use `/video unwatch` instead.'));
     const scope = targetSession(target);
-    const allowed = await authorize(ix, 'moderator', { what: '/video unwatch', command: '/video unwatch', target: `session ${target.s}`, projectName: scope.projectName });
+    const allowed = await authorize(ix, 'moderator', {
+      what: '/video unwatch',
+      command: '/video unwatch',
+      target: `session ${target.s}`,
+      projectName: scope.projectName,
+    });
     if (!allowed) return;
-    await stopWatching(ix, scope, target.s === ALL_SESSIONS ? 'all sessions' : target.a ?? target.s);
+    await stopWatching(ix, scope, target.s === ALL_SESSIONS ? 'all sessions' : (target.a ?? target.s));
   });
 }

@@ -26,18 +26,7 @@ import {
   wireTime,
   withUnknownFields,
 } from './schemas';
-import {
-  compact,
-  fail,
-  maxChars,
-  optionalOneOf,
-  optionalString,
-  pagingQuery,
-  requireId,
-  requireObject,
-  requireString,
-  requireUrl,
-} from './validate';
+import { compact, fail, maxChars, optionalOneOf, optionalString, pagingQuery, requireId, requireObject, requireString, requireUrl } from './validate';
 
 export const ARCHIVE_STATUSES = ['started', 'paused', 'stopped', 'available', 'uploaded', 'expired', 'failed', 'deleted'] as const;
 export type ArchiveStatus = (typeof ARCHIVE_STATUSES)[number];
@@ -143,8 +132,10 @@ export function startArchiveBody(options: StartArchiveOptions): Record<string, u
   const resolution = optionalOneOf('resolution', opts.resolution, RESOLUTIONS);
   const layout = opts.layout === undefined ? undefined : validateLayout('layout', opts.layout);
   if (outputMode === 'individual') {
-    if (resolution !== undefined) fail('resolution', 'applies only to composed archives (outputMode is "individual")', '{ outputMode: "composed", resolution: "1280x720" }');
-    if (layout !== undefined) fail('layout', 'applies only to composed archives (outputMode is "individual")', '{ outputMode: "composed", layout: { type: "bestFit" } }');
+    if (resolution !== undefined)
+      fail('resolution', 'applies only to composed archives (outputMode is "individual")', '{ outputMode: "composed", resolution: "1280x720" }');
+    if (layout !== undefined)
+      fail('layout', 'applies only to composed archives (outputMode is "individual")', '{ outputMode: "composed", layout: { type: "bestFit" } }');
   }
   const name = optionalString('name', opts.name, '"Quarterly review"');
   maxChars('name', name, 255, '"Quarterly review"');
@@ -202,9 +193,7 @@ export const uploadTargetSchema = z
   })
   .transform((target) => ({
     ...target,
-    config: Object.fromEntries(
-      Object.entries(target.config ?? {}).map(([key, value]) => [key, SECRET_CONFIG_FIELDS.includes(key) ? REDACTED : value]),
-    ),
+    config: Object.fromEntries(Object.entries(target.config ?? {}).map(([key, value]) => [key, SECRET_CONFIG_FIELDS.includes(key) ? REDACTED : value])),
   }));
 export type StoredUploadTarget = z.output<typeof uploadTargetSchema>;
 
@@ -231,10 +220,7 @@ export class Archives {
   async list(options: ListArchivesOptions = {}, call?: CallOptions): Promise<Page<Archive>> {
     const { offset, count } = pagingQuery(options.offset, options.count);
     const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
-    return this.#ctx.http.request(
-      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseArchiveList },
-      call,
-    );
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseArchiveList }, call);
   }
 
   /** Every archive (optionally of one session), fetching pages of `pageSize` as iteration proceeds. */
@@ -271,10 +257,7 @@ export class Archives {
   /** Registers where completed archives are uploaded. The returned echo has its keys masked. */
   async setUploadTarget(target: UploadTarget, call?: CallOptions): Promise<StoredUploadTarget> {
     const { body, secrets } = uploadTargetBody(target);
-    return this.#ctx.http.request(
-      { method: 'PUT', path: this.#path('storage'), json: body, secrets, parse: json(uploadTargetSchema) },
-      call,
-    );
+    return this.#ctx.http.request({ method: 'PUT', path: this.#path('storage'), json: body, secrets, parse: json(uploadTargetSchema) }, call);
   }
 
   async deleteUploadTarget(call?: CallOptions): Promise<void> {

@@ -25,13 +25,7 @@ export class HmacSigner {
   readonly #key: Promise<webcrypto.CryptoKey>;
 
   constructor(secret: string) {
-    this.#key = webcrypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
+    this.#key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   }
 
   async sign(claims: JWTPayload): Promise<string> {

@@ -103,7 +103,9 @@ export interface RtmpOutputStatus {
  */
 function rtmpOutputsOf(rtmp: WireRtmpOutput[] | Record<string, WireRtmpOutput> | null | undefined): RtmpOutputStatus[] {
   if (!rtmp) return [];
-  const outputs = Array.isArray(rtmp) ? rtmp.map((output) => [output.id, output] as const) : Object.entries(rtmp).map(([id, output]) => [output.id ?? id, output] as const);
+  const outputs = Array.isArray(rtmp)
+    ? rtmp.map((output) => [output.id, output] as const)
+    : Object.entries(rtmp).map(([id, output]) => [output.id ?? id, output] as const);
   return outputs.map(([id, output]) => ({
     id,
     serverUrl: output.serverUrl,
@@ -286,10 +288,7 @@ export class Broadcasts {
   async list(options: ListBroadcastsOptions = {}, call?: CallOptions): Promise<Page<Broadcast>> {
     const { offset, count } = pagingQuery(options.offset, options.count);
     const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
-    return this.#ctx.http.request(
-      { method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseBroadcastList },
-      call,
-    );
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseBroadcastList }, call);
   }
 
   listAll(options: { sessionId?: string } & ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Broadcast, void, undefined> {

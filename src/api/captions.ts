@@ -6,7 +6,20 @@ import { optionalEpochMs, projectIdOf, text, wireId, wireTime } from './schemas'
 import { compact, optionalBoolean, optionalIntInRange, optionalOneOf, requireId, requireObject } from './validate';
 
 export const CAPTION_LANGUAGES = [
-  'en-US', 'en-AU', 'en-GB', 'es-US', 'zh-CN', 'fr-FR', 'fr-CA', 'de-DE', 'hi-IN', 'it-IT', 'ja-JP', 'ko-KR', 'pt-BR', 'th-TH',
+  'en-US',
+  'en-AU',
+  'en-GB',
+  'es-US',
+  'zh-CN',
+  'fr-FR',
+  'fr-CA',
+  'de-DE',
+  'hi-IN',
+  'it-IT',
+  'ja-JP',
+  'ko-KR',
+  'pt-BR',
+  'th-TH',
 ] as const;
 export type CaptionLanguage = (typeof CAPTION_LANGUAGES)[number];
 
@@ -78,9 +91,7 @@ export class Captions {
   /** Starts live captions (one per session). Accepts the service's 200 or 202. */
   async start(options: StartCaptionsOptions, call?: CallOptions): Promise<CaptionsStarted> {
     const body = startCaptionsBody(options);
-    const token =
-      callerToken(options.token, 'moderator', body.sessionId) ??
-      (await this.#ctx.tokens.client({ sessionId: body.sessionId, role: 'moderator' }));
+    const token = callerToken(options.token, 'moderator', body.sessionId) ?? (await this.#ctx.tokens.client({ sessionId: body.sessionId, role: 'moderator' }));
     return this.#ctx.http.request(
       {
         method: 'POST',

@@ -75,10 +75,7 @@ export class VideoClient {
     if ((options.accountApiKey === undefined) !== (options.accountApiSecret === undefined)) {
       fail('accountApiSecret', 'accountApiKey and accountApiSecret must be given together', '{ accountApiKey: "1234", accountApiSecret: "…" }');
     }
-    this.#account =
-      options.accountApiKey === undefined
-        ? undefined
-        : this.#credentials('account', options.accountApiKey, options.accountApiSecret);
+    this.#account = options.accountApiKey === undefined ? undefined : this.#credentials('account', options.accountApiKey, options.accountApiSecret);
 
     const http = new HttpTransport({
       baseUrl,
@@ -133,6 +130,10 @@ export class VideoClient {
   #tokenSource(issuer: IssuerType): RestTokenSource {
     if (issuer === 'project') return this.#project.rest;
     if (this.#account) return this.#account.rest;
-    fail('accountApiKey', 'project administration needs account credentials (accountApiKey and accountApiSecret)', 'new VideoClient({ ..., accountApiKey: "1234", accountApiSecret: "…" })');
+    fail(
+      'accountApiKey',
+      'project administration needs account credentials (accountApiKey and accountApiSecret)',
+      'new VideoClient({ ..., accountApiKey: "1234", accountApiSecret: "…" })',
+    );
   }
 }

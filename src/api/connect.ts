@@ -72,9 +72,7 @@ export class AudioConnector {
     const sessionId = requireId('sessionId', opts.sessionId);
     const websocket = websocketBody(opts.websocket);
     const data = optionalString('tokenData', opts.tokenData, '"transcriber"');
-    const token =
-      callerToken(opts.token, undefined, sessionId) ??
-      (await this.#ctx.tokens.client({ sessionId, role: 'publisher', data }));
+    const token = callerToken(opts.token, undefined, sessionId) ?? (await this.#ctx.tokens.client({ sessionId, role: 'publisher', data }));
     return this.#ctx.http.request(
       {
         method: 'POST',

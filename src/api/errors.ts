@@ -175,9 +175,7 @@ export function errorFromResponse(res: ErrorResponse): VideoApiError {
   const codeMeaning = typeof parsed.code === 'number' ? SERVICE_ERROR_CODES[parsed.code] : undefined;
   const summary = parsed.message || codeMeaning || STATUS_MEANINGS[res.status] || 'request failed';
   const codeNote =
-    parsed.code !== undefined && parsed.code !== res.status
-      ? ` (code ${parsed.code}${codeMeaning && codeMeaning !== summary ? `: ${codeMeaning}` : ''})`
-      : '';
+    parsed.code !== undefined && parsed.code !== res.status ? ` (code ${parsed.code}${codeMeaning && codeMeaning !== summary ? `: ${codeMeaning}` : ''})` : '';
   const message = `${res.method} ${res.path} failed with ${res.status}: ${truncate(summary, MESSAGE_LIMIT)}${codeNote}`;
   const details: VideoApiErrorDetails = {
     status: res.status,
@@ -220,9 +218,7 @@ function parseJsonErrorBody(text: string): ParsedErrorBody {
     const body: unknown = JSON.parse(text);
     if (typeof body !== 'object' || body === null) return { message: collapseWhitespace(text) };
     const record = body as Record<string, unknown>;
-    const message = [record.message, record.description, record.error].find(
-      (value): value is string => typeof value === 'string' && value !== '',
-    );
+    const message = [record.message, record.description, record.error].find((value): value is string => typeof value === 'string' && value !== '');
     return { code: toCode(record.code), message };
   } catch {
     return { message: collapseWhitespace(text) };

@@ -5,15 +5,7 @@
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import type { IssuerType, RestTokenSource } from './auth';
-import {
-  VideoAbortedError,
-  VideoApiError,
-  VideoConnectionError,
-  VideoTimeoutError,
-  NOT_SENT_CODES,
-  errorFromResponse,
-  redact,
-} from './errors';
+import { VideoAbortedError, VideoApiError, VideoConnectionError, VideoTimeoutError, NOT_SENT_CODES, errorFromResponse, redact } from './errors';
 import { type VideoRequestObserver, operationName } from './observer';
 import { type AttemptFailure, type HttpMethod, type RetryPolicy, parseRetryAfter, retryDelayMs, shouldRetry } from './retry';
 
@@ -260,10 +252,10 @@ export class HttpTransport {
     }
     const requestSent = !NOT_SENT_CODES.has(code ?? '');
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const error = new VideoConnectionError(
-      `${where} failed: ${requestSent ? 'connection lost' : 'could not connect'} (${code ?? reason})`,
-      { ...details, code },
-    );
+    const error = new VideoConnectionError(`${where} failed: ${requestSent ? 'connection lost' : 'could not connect'} (${code ?? reason})`, {
+      ...details,
+      code,
+    });
     return { ok: false, failure: { kind: 'network', requestSent }, error };
 
     function timeoutFailure(phase: 'connect' | 'headers' | 'body', message: string): Attempt<never> {

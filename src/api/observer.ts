@@ -22,8 +22,26 @@ export type VideoRequestObserver = (event: VideoRequestEvent) => void;
 
 /** Path segments the spec names; anything else in a path is an id, a key or a name. */
 const LITERAL_SEGMENTS = new Set([
-  'v2', 'project', 'session', 'create', 'signal', 'connection', 'stream', 'streams', 'mute', 'archive',
-  'stop', 'storage', 'layout', 'dial', 'play-dtmf', 'broadcast', 'captions', 'render', 'connect', 'refreshSecret',
+  'v2',
+  'project',
+  'session',
+  'create',
+  'signal',
+  'connection',
+  'stream',
+  'streams',
+  'mute',
+  'archive',
+  'stop',
+  'storage',
+  'layout',
+  'dial',
+  'play-dtmf',
+  'broadcast',
+  'captions',
+  'render',
+  'connect',
+  'refreshSecret',
 ]);
 
 const PROJECT_PREFIX = '/v2/project/:id/';

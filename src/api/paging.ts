@@ -18,7 +18,7 @@ export async function* paginate<T extends { id?: unknown }>(
 ): AsyncGenerator<T, void, undefined> {
   const count = optionalIntInRange('pageSize', pageSize, 1, MAX_PAGE_SIZE, 500) ?? MAX_PAGE_SIZE;
   const seen = new Set<unknown>();
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await fetchPage(offset, count);
     for (const item of page.items) {
       if (item.id !== undefined && seen.has(item.id)) continue;

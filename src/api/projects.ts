@@ -86,10 +86,7 @@ export class Projects {
   }
 
   async get(apiKey: string, call?: CallOptions): Promise<ProjectDetails> {
-    return this.#ctx.http.request(
-      { method: 'GET', path: projectPath(this.#key(apiKey)), issuer: 'account', parse: json(projectDetailsSchema) },
-      call,
-    );
+    return this.#ctx.http.request({ method: 'GET', path: projectPath(this.#key(apiKey)), issuer: 'account', parse: json(projectDetailsSchema) }, call);
   }
 
   /** Suspends or re-activates a project. A suspended project's key and sessions cannot be used. */

@@ -18,17 +18,7 @@ import {
   wireTime,
   withUnknownFields,
 } from './schemas';
-import {
-  charRange,
-  compact,
-  optionalIntInRange,
-  optionalOneOf,
-  optionalString,
-  pagingQuery,
-  requireId,
-  requireObject,
-  requireUrl,
-} from './validate';
+import { charRange, compact, optionalIntInRange, optionalOneOf, optionalString, pagingQuery, requireId, requireObject, requireUrl } from './validate';
 
 export const RENDER_STATUSES = ['starting', 'started', 'stopped', 'failed'] as const;
 export type RenderStatus = (typeof RENDER_STATUSES)[number];
@@ -134,12 +124,8 @@ export class RenderStreams {
     const body = startRenderBody(options);
     const data = optionalString('tokenData', options.tokenData, '"whiteboard"');
     const token =
-      callerToken(options.token, 'publisher', body.sessionId) ??
-      (await this.#ctx.tokens.client({ sessionId: body.sessionId, role: 'publisher', data }));
-    return this.#ctx.http.request(
-      { method: 'POST', path: this.#path(), json: { ...body, token }, secrets: [token], parse: json(renderSchema) },
-      call,
-    );
+      callerToken(options.token, 'publisher', body.sessionId) ?? (await this.#ctx.tokens.client({ sessionId: body.sessionId, role: 'publisher', data }));
+    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: { ...body, token }, secrets: [token], parse: json(renderSchema) }, call);
   }
 
   async get(renderId: string, call?: CallOptions): Promise<Render> {

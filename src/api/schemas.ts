@@ -43,10 +43,18 @@ export function validateLayout(field: string, value: unknown): Layout {
   const screenshareType = layout.screenshareType;
   if (screenshareType !== undefined) {
     if (!(SCREENSHARE_LAYOUT_TYPES as readonly unknown[]).includes(screenshareType)) {
-      fail(`${field}.screenshareType`, `must be one of ${SCREENSHARE_LAYOUT_TYPES.join(', ')} (got ${describeValue(screenshareType)})`, '"verticalPresentation"');
+      fail(
+        `${field}.screenshareType`,
+        `must be one of ${SCREENSHARE_LAYOUT_TYPES.join(', ')} (got ${describeValue(screenshareType)})`,
+        '"verticalPresentation"',
+      );
     }
     if (type !== 'bestFit' || stylesheet !== undefined) {
-      fail(`${field}.screenshareType`, `needs type "bestFit" and no stylesheet (type is "${type}"${stylesheet !== undefined ? ', stylesheet is set' : ''})`, '{ type: "bestFit", screenshareType: "verticalPresentation" }');
+      fail(
+        `${field}.screenshareType`,
+        `needs type "bestFit" and no stylesheet (type is "${type}"${stylesheet !== undefined ? ', stylesheet is set' : ''})`,
+        '{ type: "bestFit", screenshareType: "verticalPresentation" }',
+      );
     }
   }
   return {
@@ -67,9 +75,7 @@ export function validateMediaFlags(hasAudio: unknown, hasVideo: unknown, prefix 
 }
 
 /** Body of a manual-mode stream selection change (archives and broadcasts). */
-export type StreamChange =
-  | { addStream: string; hasAudio?: boolean; hasVideo?: boolean }
-  | { removeStream: string };
+export type StreamChange = { addStream: string; hasAudio?: boolean; hasVideo?: boolean } | { removeStream: string };
 
 export function addStreamBody(streamId: unknown, media: { hasAudio?: boolean; hasVideo?: boolean } = {}): StreamChange {
   const flags = validateMediaFlags(media.hasAudio, media.hasVideo);

@@ -64,7 +64,8 @@ export function sessionCreateForm(options: CreateSessionOptions = {}): Record<st
   const location = optionalIpAddress('location', options.location);
   if (archiveMode !== 'always') {
     if (archiveName !== undefined) fail('archiveName', 'applies only with archiveMode "always"', '{ archiveMode: "always", archiveName: "Weekly sync" }');
-    if (archiveResolution !== undefined) fail('archiveResolution', 'applies only with archiveMode "always"', '{ archiveMode: "always", archiveResolution: "1280x720" }');
+    if (archiveResolution !== undefined)
+      fail('archiveResolution', 'applies only with archiveMode "always"', '{ archiveMode: "always", archiveResolution: "1280x720" }');
   } else if (mediaMode === 'relayed') {
     fail('mediaMode', 'must be "routed" when archiveMode is "always" (archiving needs the media router)', '{ mediaMode: "routed", archiveMode: "always" }');
   }

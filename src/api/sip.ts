@@ -59,7 +59,11 @@ export function sipBody(value: unknown): { body: Record<string, unknown>; secret
   }
   const from = optionalString('sip.from', sip.from, '"+15557654321@example.com"');
   if (from !== undefined && !SIP_FROM.test(from)) {
-    fail('sip.from', `must look like name@domain, the name using letters, digits and _ + ! % \` ' ~ - (got ${describeValue(from)})`, '"+15557654321@example.com" or "support_line@example.com"');
+    fail(
+      'sip.from',
+      `must look like name@domain, the name using letters, digits and _ + ! % \` ' ~ - (got ${describeValue(from)})`,
+      '"+15557654321@example.com" or "support_line@example.com"',
+    );
   }
   let auth: { username: string; password: string } | undefined;
   if (sip.auth !== undefined) {
@@ -102,9 +106,7 @@ export class Sip {
     const sessionId = requireId('sessionId', opts.sessionId);
     const sip = sipBody(opts.sip);
     const data = optionalString('tokenData', opts.tokenData, '"sip:alice@example.com"');
-    const token =
-      callerToken(opts.token, undefined, sessionId) ??
-      (await this.#ctx.tokens.client({ sessionId, role: 'publisher', data }));
+    const token = callerToken(opts.token, undefined, sessionId) ?? (await this.#ctx.tokens.client({ sessionId, role: 'publisher', data }));
     return this.#ctx.http.request(
       {
         method: 'POST',

@@ -43,7 +43,11 @@ export function layoutClassesBody(items: unknown): { items: StreamLayoutClasses[
       const id = requireId(`items[${index}].id`, entry.id, STREAM_ID_EXAMPLE);
       const classes = entry.layoutClassList;
       if (!Array.isArray(classes) || classes.some((c) => typeof c !== 'string' || c === '')) {
-        fail(`items[${index}].layoutClassList`, `must be an array of non-empty class names (got ${describeValue(classes)})`, '["focus", "full"] or [] to clear');
+        fail(
+          `items[${index}].layoutClassList`,
+          `must be an array of non-empty class names (got ${describeValue(classes)})`,
+          '["focus", "full"] or [] to clear',
+        );
       }
       return { id, layoutClassList: classes as string[] };
     }),
@@ -63,13 +67,7 @@ export class Streams {
   }
 
   async get(sessionId: string, streamId: string, call?: CallOptions): Promise<StreamInfo> {
-    const path = projectPath(
-      this.#ctx.apiKey(),
-      'session',
-      requireId('sessionId', sessionId),
-      'stream',
-      requireId('streamId', streamId, STREAM_ID_EXAMPLE),
-    );
+    const path = projectPath(this.#ctx.apiKey(), 'session', requireId('sessionId', sessionId), 'stream', requireId('streamId', streamId, STREAM_ID_EXAMPLE));
     return this.#ctx.http.request({ method: 'GET', path, parse: json(streamInfoSchema) }, call);
   }
 

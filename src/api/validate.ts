@@ -110,12 +110,7 @@ export function optionalIdArray(field: string, value: unknown, example: string):
 
 export function optionalStringRecord(field: string, value: unknown, example: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    Object.values(value).some((v) => typeof v !== 'string')
-  ) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
     fail(field, `must be an object of string values (got ${describeValue(value)})`, example);
   }
   return value as Record<string, string>;

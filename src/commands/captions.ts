@@ -71,7 +71,12 @@ const startCaptions = defineSubcommand({
     positionals: [{ name: 'session', label: 'session', optional: true, description: 'session ID or alias; default: the channel’s session' }],
     flags: [
       { name: 'lang', kind: 'value', valueLabel: 'language', description: `spoken language: ${CAPTION_LANGUAGES.join(', ')} (default en-US)` },
-      { name: 'max-duration', kind: 'value', valueLabel: 'seconds', description: 'stop by themselves after this long: 300 to 14400 s, or e.g. 90m, 2h (default 4 h)' },
+      {
+        name: 'max-duration',
+        kind: 'value',
+        valueLabel: 'seconds',
+        description: 'stop by themselves after this long: 300 to 14400 s, or e.g. 90m, 2h (default 4 h)',
+      },
       { name: 'no-partial', kind: 'boolean', description: 'final captions only: slower, a little more accurate' },
       projectFlag,
     ],
@@ -116,7 +121,13 @@ const startCaptions = defineSubcommand({
           actions: [],
           now: startedAt,
         }),
-      track: (started) => ({ kind: 'captions', resourceId: started.captionsId, sessionId: s.sessionId, initialState: captionsSnapshot(startedAt, maxDurationS), card: startModel(who) }),
+      track: (started) => ({
+        kind: 'captions',
+        resourceId: started.captionsId,
+        sessionId: s.sessionId,
+        initialState: captionsSnapshot(startedAt, maxDurationS),
+        card: startModel(who),
+      }),
     });
   },
 });
@@ -126,12 +137,17 @@ const stopCaptions = defineSubcommand({
   summary: 'Stop live captions (default: those running in the channel’s session)',
   role: 'moderator',
   args: {
-    positionals: [{ name: 'captionsId', label: 'captions-id', optional: true, description: 'the ID on the captions card; default: the captions running in the session' }],
-    flags: [{ name: 'session', kind: 'value', valueLabel: 'session', description: 'session ID or alias whose captions to stop; default: the channel’s session' }, projectFlag],
+    positionals: [
+      { name: 'captionsId', label: 'captions-id', optional: true, description: 'the ID on the captions card; default: the captions running in the session' },
+    ],
+    flags: [
+      { name: 'session', kind: 'value', valueLabel: 'session', description: 'session ID or alias whose captions to stop; default: the channel’s session' },
+      projectFlag,
+    ],
     schema: z.object({ captionsId: identifier('a captions ID').optional(), session: sessionRef.optional(), project: projectName.optional() }),
     examples: ['', '7c0680fc-6274-4de5-a66f-d0648e8d3ac2', '--session standup'],
   },
-  target: (args) => (args.captionsId ? `captions ${args.captionsId}` : args.session ?? ''),
+  target: (args) => (args.captionsId ? `captions ${args.captionsId}` : (args.session ?? '')),
   async run(ix, args) {
     let captionsId = args.captionsId;
     let session: SessionRef | undefined;

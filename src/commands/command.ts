@@ -8,7 +8,6 @@ import type { Interaction } from '../interaction/interaction';
 import type { RespondFn } from '../slack/respond';
 import { type ArgsGrammar, type CommandGrammar, type SubcommandGrammar, type Token, parseArgs } from './grammar';
 
-
 /** A slash command after the ack: the text, and Bolt's `respond` bound to its response_url. */
 export interface CommandInvocation extends Interaction {
   command: string;

@@ -63,7 +63,7 @@ const sipUri = z.string().transform((text, ctx) => {
 });
 
 const callerId = z.string().refine((from) => SIP_FROM.test(from), {
-  error: 'the caller ID is name@domain, the name made of letters, digits and _ + ! % ` \' ~ - (e.g. +15557654321@example.com)',
+  error: "the caller ID is name@domain, the name made of letters, digits and _ + ! % ` ' ~ - (e.g. +15557654321@example.com)",
 });
 
 export interface DialRequest {
@@ -141,7 +141,12 @@ const dial = defineSubcommand({
       { name: 'session', label: 'session', optional: true, description: 'session ID or alias (routed sessions only); default: the channel’s session' },
     ],
     flags: [
-      { name: 'from', kind: 'value', valueLabel: 'name@domain', description: 'caller ID shown to the callee, e.g. +15557654321@example.com (an unknown number shows as Unknown, and some carriers refuse the call)' },
+      {
+        name: 'from',
+        kind: 'value',
+        valueLabel: 'name@domain',
+        description: 'caller ID shown to the callee, e.g. +15557654321@example.com (an unknown number shows as Unknown, and some carriers refuse the call)',
+      },
       { name: 'secure', kind: 'boolean', description: 'encrypt the media (add ;transport=tls to the address to also secure signalling)' },
       { name: 'video', kind: 'boolean', description: 'send the callee the session’s composed video too' },
       { name: 'observe-mute', kind: 'boolean', description: 'the call obeys /mute and /mute-all, and the callee can toggle mute with *6' },

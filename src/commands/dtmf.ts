@@ -43,7 +43,7 @@ const dtmf = defineSubcommand({
     schema: z.object({ digits, session: sessionRef.optional(), to: identifier('a connection ID').optional(), project: projectName.optional() }),
     examples: ['1234#', '1p2p3 standup --to e9f8c166-6c67-440d-994a-04fb6dfed007'],
   },
-  target: (args) => (args.to ? `connection ${args.to}` : args.session ?? ''),
+  target: (args) => (args.to ? `connection ${args.to}` : (args.session ?? '')),
   async run(ix, args) {
     const resolved = await resolveSession(ix.services, ix, args.session, args.project);
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));

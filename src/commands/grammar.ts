@@ -302,9 +302,7 @@ export function parseArgs<S extends z.ZodType>(args: ArgsGrammar<S>, tokens: rea
 }
 
 export type SelectResult<Sub extends SubcommandGrammar = SubcommandGrammar> =
-  | { kind: 'help'; subcommand?: Sub }
-  | { kind: 'subcommand'; subcommand: Sub; tokens: Token[] }
-  | { kind: 'usage'; problem: UsageProblem };
+  { kind: 'help'; subcommand?: Sub } | { kind: 'subcommand'; subcommand: Sub; tokens: Token[] } | { kind: 'usage'; problem: UsageProblem };
 
 /** Picks the subcommand the words name (or the default form) and the words left for it. */
 export function selectSubcommand<Sub extends SubcommandGrammar>(

@@ -114,7 +114,9 @@ export function commandListener(command: SlashCommand, services: Services) {
     };
     try {
       const attempt = { what: label, command: label, target: prepared.target };
-      const projectName = prepared.projectFlag ?? (prepared.sessionRef === undefined ? undefined : (await services.store.getAlias(ix.teamId, prepared.sessionRef.toLowerCase()))?.projectName);
+      const projectName =
+        prepared.projectFlag ??
+        (prepared.sessionRef === undefined ? undefined : (await services.store.getAlias(ix.teamId, prepared.sessionRef.toLowerCase()))?.projectName);
       const allowed = await authorize(ix, prepared.role, { ...attempt, ...(projectName !== undefined && { projectName }) });
       if (!allowed) return;
       ix.gate = projectGate(ix, prepared.role, attempt);
@@ -125,9 +127,10 @@ export function commandListener(command: SlashCommand, services: Services) {
       const slackSaid = slackFailureSentence(error, `\`${label}\``);
       if (slackSaid) logger.warn('command ended on a Slack failure', { error });
       else logger.error('command failed', { error });
-      await replyEphemeral(ix, warning(slackSaid ?? 'Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.')).catch(
-        (replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }),
-      );
+      await replyEphemeral(
+        ix,
+        warning(slackSaid ?? 'Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.'),
+      ).catch((replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }));
     }
   };
 }

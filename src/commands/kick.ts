@@ -16,7 +16,11 @@ export const kickCommand = defineCommand({
       role: 'moderator',
       args: {
         positionals: [
-          { name: 'connectionId', label: 'connection-id', description: 'the connection to drop, or a stream ID to drop its publisher (found through Advanced Insights)' },
+          {
+            name: 'connectionId',
+            label: 'connection-id',
+            description: 'the connection to drop, or a stream ID to drop its publisher (found through Advanced Insights)',
+          },
           { name: 'session', label: 'session', optional: true, description: 'session ID or alias; default: the channel’s session' },
         ],
         flags: [projectFlag],

@@ -61,9 +61,12 @@ const startSchema = z
     const badName = name === undefined ? undefined : archiveName.safeParse(name);
     if (badName && !badName.success) ctx.addIssue({ code: 'custom', path: ['name'], message: badName.error.issues[0]!.message });
     if (args.individual) {
-      if (args.resolution !== undefined) ctx.addIssue({ code: 'custom', path: ['resolution'], message: 'applies only to composed recordings; drop --individual or --resolution' });
-      const layoutFlag = args.layout !== undefined ? 'layout' : args.screenshare !== undefined ? 'screenshare' : args.stylesheet !== undefined ? 'stylesheet' : undefined;
-      if (layoutFlag) ctx.addIssue({ code: 'custom', path: [layoutFlag], message: `applies only to composed recordings; drop --individual or --${layoutFlag}` });
+      if (args.resolution !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['resolution'], message: 'applies only to composed recordings; drop --individual or --resolution' });
+      const layoutFlag =
+        args.layout !== undefined ? 'layout' : args.screenshare !== undefined ? 'screenshare' : args.stylesheet !== undefined ? 'stylesheet' : undefined;
+      if (layoutFlag)
+        ctx.addIssue({ code: 'custom', path: [layoutFlag], message: `applies only to composed recordings; drop --individual or --${layoutFlag}` });
     }
     checkLayoutArgs(args, ctx);
     checkMediaArgs(args, ctx);
@@ -103,19 +106,40 @@ export const recordCommand = defineCommand({
       args: {
         positionals: [
           sessionPositional,
-          { name: 'name', label: 'name', optional: true, description: 'name of the recording, in quotes if it has spaces; a quoted name alone records the channel’s session' },
+          {
+            name: 'name',
+            label: 'name',
+            optional: true,
+            description: 'name of the recording, in quotes if it has spaces; a quoted name alone records the channel’s session',
+          },
         ],
         flags: [
           { name: 'individual', kind: 'boolean', description: 'one file per stream instead of one composed video' },
-          { name: 'resolution', kind: 'value', valueLabel: 'WxH', description: 'composed video size: 640x480 (default), 1280x720, 1920x1080, 480x640, 720x1280, 1080x1920' },
+          {
+            name: 'resolution',
+            kind: 'value',
+            valueLabel: 'WxH',
+            description: 'composed video size: 640x480 (default), 1280x720, 1920x1080, 480x640, 720x1280, 1080x1920',
+          },
           ...layoutFlags,
           { name: 'manual', kind: 'boolean', description: 'record only the streams added with `/record add`' },
           ...mediaFlags,
-          { name: 'tag', kind: 'value', valueLabel: 'tag', description: 'needed to record a session that is already being recorded (one tag per parallel recording)' },
+          {
+            name: 'tag',
+            kind: 'value',
+            valueLabel: 'tag',
+            description: 'needed to record a session that is already being recorded (one tag per parallel recording)',
+          },
           projectFlag,
         ],
         schema: startSchema,
-        examples: ['', 'standup "Weekly review" --resolution 1280x720', '"Weekly review"', 'standup --layout bestFit --screenshare pip', 'townhall --individual --manual --tag speakers'],
+        examples: [
+          '',
+          'standup "Weekly review" --resolution 1280x720',
+          '"Weekly review"',
+          'standup --layout bestFit --screenshare pip',
+          'townhall --individual --manual --tag speakers',
+        ],
       },
       target: (args) => args.session ?? '',
       async run(ix, args) {
@@ -148,7 +172,10 @@ export const recordCommand = defineCommand({
               'the recording to stop. Typing its ID is the confirmation, so it stops at once. Without it you get the session’s recordings in progress, each with a Stop button that asks first',
           },
         ],
-        flags: [{ name: 'session', kind: 'value', valueLabel: 'session', description: 'without an ID: whose recordings to offer (default: the channel’s session)' }, projectFlag],
+        flags: [
+          { name: 'session', kind: 'value', valueLabel: 'session', description: 'without an ID: whose recordings to offer (default: the channel’s session)' },
+          projectFlag,
+        ],
         schema: z
           .object({ archive: archiveId.optional(), session: sessionRef.optional(), project: projectName.optional() })
           .refine((args) => !(args.archive && args.session), { path: ['session'], error: 'give a recording ID or --session, not both' }),
@@ -174,7 +201,10 @@ export const recordCommand = defineCommand({
         flags: [{ name: 'all', kind: 'boolean', description: 'every recording of the project, not only this session’s' }, projectFlag],
         schema: z
           .object({ session: sessionRef.optional(), all: z.boolean().optional(), project: projectName.optional() })
-          .refine((args) => !(args.all && args.session), { path: ['all'], error: 'lists every recording of the project; leave out the session, or drop --all' }),
+          .refine((args) => !(args.all && args.session), {
+            path: ['all'],
+            error: 'lists every recording of the project; leave out the session, or drop --all',
+          }),
         examples: ['', 'standup', '--all'],
       },
       target: (args) => args.session ?? (args.all ? 'all' : ''),
@@ -220,14 +250,27 @@ export const recordCommand = defineCommand({
         positionals: [archivePositional],
         flags: [...layoutFlags, projectFlag],
         schema: z
-          .object({ archive: archiveId, layout: layoutType.optional(), screenshare: screenshareType.optional(), stylesheet: z.string().optional(), project: projectName.optional() })
+          .object({
+            archive: archiveId,
+            layout: layoutType.optional(),
+            screenshare: screenshareType.optional(),
+            stylesheet: z.string().optional(),
+            project: projectName.optional(),
+          })
           .superRefine((args, ctx) => {
             if (args.layout === undefined && args.screenshare === undefined && args.stylesheet === undefined) {
-              ctx.addIssue({ code: 'custom', path: ['layout'], message: 'is missing: say which layout (bestFit, custom, horizontalPresentation, pip, verticalPresentation)' });
+              ctx.addIssue({
+                code: 'custom',
+                path: ['layout'],
+                message: 'is missing: say which layout (bestFit, custom, horizontalPresentation, pip, verticalPresentation)',
+              });
             }
             checkLayoutArgs(args, ctx);
           }),
-        examples: ['b40ef09b-3811-4726-b508-e41a0f96c68f --layout pip', 'b40ef09b-3811-4726-b508-e41a0f96c68f --layout bestFit --screenshare verticalPresentation'],
+        examples: [
+          'b40ef09b-3811-4726-b508-e41a0f96c68f --layout pip',
+          'b40ef09b-3811-4726-b508-e41a0f96c68f --layout bestFit --screenshare verticalPresentation',
+        ],
       },
       target: (args) => args.archive,
       async run(ix, args) {
@@ -243,9 +286,18 @@ export const recordCommand = defineCommand({
         positionals: [archivePositional, { name: 'stream', label: 'stream-id', description: 'the stream to record (`/streams` lists them)' }],
         flags: [...mediaFlags, projectFlag],
         schema: z
-          .object({ archive: archiveId, stream: streamId, audioOnly: z.boolean().optional(), videoOnly: z.boolean().optional(), project: projectName.optional() })
+          .object({
+            archive: archiveId,
+            stream: streamId,
+            audioOnly: z.boolean().optional(),
+            videoOnly: z.boolean().optional(),
+            project: projectName.optional(),
+          })
           .superRefine(checkMediaArgs),
-        examples: ['b40ef09b-3811-4726-b508-e41a0f96c68f 8b732909-0a06-46a2-8ea8-074e64d43422', 'b40ef09b-3811-4726-b508-e41a0f96c68f 8b732909-0a06-46a2-8ea8-074e64d43422 --audio-only'],
+        examples: [
+          'b40ef09b-3811-4726-b508-e41a0f96c68f 8b732909-0a06-46a2-8ea8-074e64d43422',
+          'b40ef09b-3811-4726-b508-e41a0f96c68f 8b732909-0a06-46a2-8ea8-074e64d43422 --audio-only',
+        ],
       },
       target: (args) => `${args.stream} in ${args.archive}`,
       async run(ix, args) {

@@ -60,10 +60,7 @@ const resolution = z.string().transform((text, ctx): Resolution => {
   return found;
 });
 
-const streamName = z
-  .string()
-  .min(1, { error: 'the stream name cannot be empty' })
-  .max(200, { error: 'the stream name has at most 200 characters' });
+const streamName = z.string().min(1, { error: 'the stream name cannot be empty' }).max(200, { error: 'the stream name has at most 200 characters' });
 
 const renderId = identifier('a composer ID');
 
@@ -78,7 +75,12 @@ const startRender = defineSubcommand({
     flags: [
       { name: 'name', kind: 'value', valueLabel: 'stream-name', description: 'name of the published stream (1 to 200 characters)' },
       { name: 'resolution', kind: 'value', valueLabel: 'WxH', description: `${RESOLUTIONS.join(', ')} (default 1280x720)` },
-      { name: 'max-duration', kind: 'value', valueLabel: 'seconds', description: 'stop by itself after this long: 60 to 36000 s, or e.g. 90m, 2h (default 2 h)' },
+      {
+        name: 'max-duration',
+        kind: 'value',
+        valueLabel: 'seconds',
+        description: 'stop by itself after this long: 60 to 36000 s, or e.g. 90m, 2h (default 2 h)',
+      },
       projectFlag,
     ],
     schema: z.object({
@@ -121,7 +123,13 @@ const startRender = defineSubcommand({
           actions: [],
           now: ix.services.clock(),
         }),
-      track: (render) => ({ kind: 'render', resourceId: render.id, sessionId: s.sessionId, initialState: renderSnapshot(render), card: startModel(composerContext(render, asked)) }),
+      track: (render) => ({
+        kind: 'render',
+        resourceId: render.id,
+        sessionId: s.sessionId,
+        initialState: renderSnapshot(render),
+        card: startModel(composerContext(render, asked)),
+      }),
     });
   },
 });
@@ -140,11 +148,14 @@ const stopRender = defineSubcommand({
   role: 'moderator',
   args: {
     positionals: [{ name: 'id', label: 'id', optional: true, description: 'composer ID (on its card, or in `/render list`)' }],
-    flags: [{ name: 'session', kind: 'value', valueLabel: 'session', description: 'session ID or alias whose composer to stop; default: the channel’s session' }, projectFlag],
+    flags: [
+      { name: 'session', kind: 'value', valueLabel: 'session', description: 'session ID or alias whose composer to stop; default: the channel’s session' },
+      projectFlag,
+    ],
     schema: z.object({ id: renderId.optional(), session: sessionRef.optional(), project: projectName.optional() }),
     examples: ['', '80abaf0d-25a3-4efc-968f-6268d620668d', '--session standup'],
   },
-  target: (args) => (args.id ? `composer ${args.id}` : args.session ?? ''),
+  target: (args) => (args.id ? `composer ${args.id}` : (args.session ?? '')),
   async run(ix, args) {
     if (args.id !== undefined) {
       const project = await resolveProject(ix.services, ix, args.project);
@@ -158,7 +169,10 @@ const stopRender = defineSubcommand({
         return replyEphemeral(ix, errorMessage(error, { operation: 'render-stop', project: projectName, resourceId: args.id }));
       }
       if (!isRenderRunning(render.status)) {
-        return replyEphemeral(ix, warning(`Composer ${code(render.id)} has already ${render.status === 'failed' ? 'failed' : 'stopped'}; there is nothing to stop.`));
+        return replyEphemeral(
+          ix,
+          warning(`Composer ${code(render.id)} has already ${render.status === 'failed' ? 'failed' : 'stopped'}; there is nothing to stop.`),
+        );
       }
       return replyEphemeral(ix, renderStopConfirmCard({ projectName, sessionId: render.sessionId }, render));
     }

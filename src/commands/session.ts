@@ -71,7 +71,9 @@ export const sessionCommand = defineCommand({
           if (existing) {
             return replyEphemeral(
               ix,
-              warning(`The alias ${code(args.alias)} already names session ${code(existing.sessionId)}; pick another name, or remove it first with \`/video unalias ${args.alias}\`. Nothing was created.`),
+              warning(
+                `The alias ${code(args.alias)} already names session ${code(existing.sessionId)}; pick another name, or remove it first with \`/video unalias ${args.alias}\`. Nothing was created.`,
+              ),
             );
           }
         }
@@ -96,7 +98,14 @@ export const sessionCommand = defineCommand({
               await store.putAlias({ teamId: ix.teamId, alias: args.alias, projectName, sessionId: session.sessionId, createdBy: ix.userId, createdAt: now });
             }
             if (args.use && ix.channelId) {
-              await store.setChannelBinding({ teamId: ix.teamId, channelId: ix.channelId, projectName, sessionId: session.sessionId, updatedBy: ix.userId, updatedAt: now });
+              await store.setChannelBinding({
+                teamId: ix.teamId,
+                channelId: ix.channelId,
+                projectName,
+                sessionId: session.sessionId,
+                updatedBy: ix.userId,
+                updatedAt: now,
+              });
             }
             await store.touchRecentSession({ teamId: ix.teamId, projectName, sessionId: session.sessionId, usedBy: ix.userId, usedAt: now });
             return session;

@@ -21,10 +21,7 @@ export const signalCommand = defineCommand({
           { name: 'type', label: 'type', description: 'signal type the clients listen for (at most 128 bytes)' },
           { name: 'data', label: 'data', description: 'the payload, in quotes when it has spaces (at most 8 kB)' },
         ],
-        flags: [
-          { name: 'to', kind: 'value', valueLabel: 'connection-id', description: 'send to this connection only' },
-          projectFlag,
-        ],
+        flags: [{ name: 'to', kind: 'value', valueLabel: 'connection-id', description: 'send to this connection only' }, projectFlag],
         schema: z.object({
           session: sessionRef.optional(),
           type: z.string().min(1, { error: 'the signal type cannot be empty' }),
@@ -34,7 +31,7 @@ export const signalCommand = defineCommand({
         }),
         examples: ['chat "Recording starts in one minute"', 'standup --to e9f8c166-6c67-440d-994a-04fb6dfed007 layout focus'],
       },
-      target: (args) => (args.to ? `connection ${args.to}` : args.session ?? ''),
+      target: (args) => (args.to ? `connection ${args.to}` : (args.session ?? '')),
       async run(ix, args) {
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));

@@ -83,7 +83,8 @@ const reportSub = defineSubcommand({
         label: 'range',
         optional: true,
         rest: true,
-        description: '`last week` (default), `this week`, `this month`, `last month`, `last 30 days`, `2026-10`, `2026-10-01..2026-10-31` — days in Pacific time',
+        description:
+          '`last week` (default), `this week`, `this month`, `last month`, `last 30 days`, `2026-10`, `2026-10-01..2026-10-31` — days in Pacific time',
       },
     ],
     flags: [byFlag, privateFlag, projectFlag],
@@ -113,7 +114,15 @@ const sessionsSub = defineSubcommand({
   summary: 'The sessions with the most participant minutes in a range (Advanced Insights; posted in the channel)',
   role: 'viewer',
   args: {
-    positionals: [{ name: 'range', label: 'range', optional: true, rest: true, description: '`last 7 days` (default), `7d`, `yesterday`, `this week`… within the 21 days Insights keeps sessions' }],
+    positionals: [
+      {
+        name: 'range',
+        label: 'range',
+        optional: true,
+        rest: true,
+        description: '`last 7 days` (default), `7d`, `yesterday`, `this week`… within the 21 days Insights keeps sessions',
+      },
+    ],
     flags: [privateFlag, projectFlag],
     schema: z.object({ range: rangeText.optional(), private: z.boolean().optional(), project: projectName.optional() }),
     examples: ['', '7d', 'yesterday --private'],
@@ -161,7 +170,8 @@ const sessionSub = defineSubcommand({
     } catch (error) {
       return insightsFailed(ix, error, projectName);
     }
-    if (!answer.value) return replyEphemeral(ix, warning(`Insights has no data for session ${escapeMrkdwn(sessionId)} yet: it appears about 5 minutes after a meeting.`));
+    if (!answer.value)
+      return replyEphemeral(ix, warning(`Insights has no data for session ${escapeMrkdwn(sessionId)} yet: it appears about 5 minutes after a meeting.`));
     const ctx: ReportContext = { projectName, fetchedAt: answer.fetchedAt, now, cached: answer.cached };
     await replyEphemeral(ix, sessionDetailMessage(answer.value, ctx, SESSION_DETAIL_SIZES));
   },
@@ -180,7 +190,8 @@ const scheduleSub = defineSubcommand({
         label: 'details',
         optional: true,
         rest: true,
-        description: 'for `weekly`, in any order: a channel ID (default: here), a day (default `mon`), a time `HH:MM` (default `09:00`), a time zone (default Pacific); for `cancel`, the id',
+        description:
+          'for `weekly`, in any order: a channel ID (default: here), a day (default `mon`), a time `HH:MM` (default `09:00`), a time zone (default Pacific); for `cancel`, the id',
       },
     ],
     flags: [byFlag, projectFlag],

@@ -92,7 +92,10 @@ const projectsSub = defineSubcommand({
         ix.logger.warn('listing projects failed', { error });
         return replyEphemeral(ix, adminErrorMessage(error, 'list'));
       }
-      await replyEphemeral(ix, projectListMessage(projects, (apiKey) => ix.services.projects.namesForApiKey(apiKey)));
+      await replyEphemeral(
+        ix,
+        projectListMessage(projects, (apiKey) => ix.services.projects.namesForApiKey(apiKey)),
+      );
     });
   },
 });
@@ -104,12 +107,18 @@ const projectSub = defineSubcommand({
   args: { positionals: [projectArg], flags: [], schema: projectSchema, examples: ['46123456', 'prod'] },
   target: projectTargetText,
   async run(ix, args) {
-    await withSetup(ix, 'project', false, async () => {
-      const apiKey = resolveProjectKey(ix.services, args.project);
-      const details = await readProject(ix, apiKey);
-      if (!details) return;
-      await replyEphemeral(ix, projectCard(details, { usedBy: ix.services.projects.namesForApiKey(details.apiKey) }));
-    }, args.project);
+    await withSetup(
+      ix,
+      'project',
+      false,
+      async () => {
+        const apiKey = resolveProjectKey(ix.services, args.project);
+        const details = await readProject(ix, apiKey);
+        if (!details) return;
+        await replyEphemeral(ix, projectCard(details, { usedBy: ix.services.projects.namesForApiKey(details.apiKey) }));
+      },
+      args.project,
+    );
   },
 });
 
@@ -143,15 +152,21 @@ function statusSub(status: ProjectStatus) {
     args: { positionals: [projectArg], flags: [], schema: projectSchema, examples: ['46123456'] },
     target: projectTargetText,
     async run(ix, args) {
-      await withSetup(ix, name, false, async () => {
-        const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
-        if (!details) return;
-        if (details.status === status) {
-          const state = status === 'SUSPENDED' ? 'already suspended' : 'already active';
-          return replyEphemeral(ix, textMessage(`Project ${projectText(details)} is ${state}; nothing to do.`));
-        }
-        await replyEphemeral(ix, statusConfirmCard(details, status, ix.services.projects.namesForApiKey(details.apiKey)));
-      }, args.project);
+      await withSetup(
+        ix,
+        name,
+        false,
+        async () => {
+          const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
+          if (!details) return;
+          if (details.status === status) {
+            const state = status === 'SUSPENDED' ? 'already suspended' : 'already active';
+            return replyEphemeral(ix, textMessage(`Project ${projectText(details)} is ${state}; nothing to do.`));
+          }
+          await replyEphemeral(ix, statusConfirmCard(details, status, ix.services.projects.namesForApiKey(details.apiKey)));
+        },
+        args.project,
+      );
     },
   });
 }
@@ -163,11 +178,17 @@ const deleteSub = defineSubcommand({
   args: { positionals: [projectArg], flags: [], schema: projectSchema, examples: ['46123456'] },
   target: projectTargetText,
   async run(ix, args) {
-    await withSetup(ix, 'delete', false, async () => {
-      const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
-      if (!details) return;
-      await replyEphemeral(ix, deleteConfirmCard(details, ix.services.projects.namesForApiKey(details.apiKey)));
-    }, args.project);
+    await withSetup(
+      ix,
+      'delete',
+      false,
+      async () => {
+        const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
+        if (!details) return;
+        await replyEphemeral(ix, deleteConfirmCard(details, ix.services.projects.namesForApiKey(details.apiKey)));
+      },
+      args.project,
+    );
   },
 });
 
@@ -178,12 +199,18 @@ const rotateSub = defineSubcommand({
   args: { positionals: [projectArg], flags: [], schema: projectSchema, examples: ['46123456', 'prod'] },
   target: projectTargetText,
   async run(ix, args) {
-    await withSetup(ix, 'rotate-secret', true, async () => {
-      const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
-      if (!details) return;
-      const usedBy = ix.services.projects.namesForApiKey(details.apiKey);
-      await replyEphemeral(ix, rotateConfirmCard(details, usedBy, projectSecretName(details.apiKey)));
-    }, args.project);
+    await withSetup(
+      ix,
+      'rotate-secret',
+      true,
+      async () => {
+        const details = await readProject(ix, resolveProjectKey(ix.services, args.project));
+        if (!details) return;
+        const usedBy = ix.services.projects.namesForApiKey(details.apiKey);
+        await replyEphemeral(ix, rotateConfirmCard(details, usedBy, projectSecretName(details.apiKey)));
+      },
+      args.project,
+    );
   },
 });
 

@@ -31,7 +31,10 @@ const aliasSub = defineSubcommand({
   target: (args) => `alias ${args.name}`,
   async run(ix, args) {
     if (!looksLikeSessionId(args.sessionId)) {
-      return replyEphemeral(ix, warning(`${code(args.sessionId)} does not look like a session ID (they are long, like \`2_MX40NzEyfn5-…\`). Nothing was changed.`));
+      return replyEphemeral(
+        ix,
+        warning(`${code(args.sessionId)} does not look like a session ID (they are long, like \`2_MX40NzEyfn5-…\`). Nothing was changed.`),
+      );
     }
     const project = await resolveProject(ix.services, ix, args.project);
     if (!project.ok) return replyEphemeral(ix, warning(project.message));
@@ -67,7 +70,12 @@ const unaliasSub = defineSubcommand({
     const existing = await store.getAlias(ix.teamId, args.name);
     if (!existing) return replyEphemeral(ix, warning(`There is no alias ${code(args.name)}; \`/video aliases\` lists them.`));
     await store.deleteAlias(ix.teamId, args.name);
-    await recordAudit(ix, { command: '/video unalias', target: `${existing.alias} (was ${existing.sessionId})`, projectName: existing.projectName, outcome: 'ok' });
+    await recordAudit(ix, {
+      command: '/video unalias',
+      target: `${existing.alias} (was ${existing.sessionId})`,
+      projectName: existing.projectName,
+      outcome: 'ok',
+    });
     await announce(ix, aliasRemovedNotice(ix.userId, existing));
   },
 });
@@ -107,7 +115,10 @@ const useSub = defineSubcommand({
       const project = await resolveProject(ix.services, scope);
       const binding = await store.getChannelBinding(ix.teamId, ix.channelId);
       if (!project.ok) return replyEphemeral(ix, warning(project.message));
-      return replyEphemeral(ix, channelDefaultsMessage({ projectName: project.value.projectName, projectSource: project.value.source, sessionId: binding?.sessionId }));
+      return replyEphemeral(
+        ix,
+        channelDefaultsMessage({ projectName: project.value.projectName, projectSource: project.value.source, sessionId: binding?.sessionId }),
+      );
     }
     const now = ix.services.clock();
     if (args.session === undefined) {

@@ -37,7 +37,11 @@ export const DEFAULT_WATCH_KINDS: readonly DiscoverableKind[] = ['archive', 'bro
 
 /** `archives,renders` → the kinds in canonical order; undefined when a word is not a kind. */
 export function parseKinds(text: string): DiscoverableKind[] | undefined {
-  const words = text.toLowerCase().split(',').map((w) => w.trim()).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
   if (words.length === 0 || words.some((w) => !(w in KIND_WORDS))) return undefined;
   const kinds = new Set(words.map((w) => KIND_WORDS[w]!));
   return DEFAULT_WATCH_KINDS.filter((k) => kinds.has(k));
@@ -56,7 +60,11 @@ function readArgs(args: { scope?: string; kinds?: string }): { scope?: string; k
 }
 
 /** The project and session (or ALL_SESSIONS) the words name; the channel's default session when none. */
-async function resolveScope(ix: CommandInvocation, scope: string | undefined, project: string | undefined): Promise<{ ok: true; projectName: string; sessionId: string; alias?: string } | { ok: false; message: string }> {
+async function resolveScope(
+  ix: CommandInvocation,
+  scope: string | undefined,
+  project: string | undefined,
+): Promise<{ ok: true; projectName: string; sessionId: string; alias?: string } | { ok: false; message: string }> {
   const where = { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId, gate: ix.gate };
   if (scope?.toLowerCase() === 'all') {
     const resolved = await resolveProject(ix.services, where, project);
@@ -72,7 +80,7 @@ async function channelWatches(ix: Interaction): Promise<Watch[]> {
   return ix.services.store.listWatches({ teamId: ix.teamId, channelId: ix.channelId });
 }
 
-const scopeTarget = (args: { scope?: string }) => (args.scope?.toLowerCase() === 'all' ? 'all sessions' : args.scope ?? 'channel default session');
+const scopeTarget = (args: { scope?: string }) => (args.scope?.toLowerCase() === 'all' ? 'all sessions' : (args.scope ?? 'channel default session'));
 
 export const watchSub = defineSubcommand({
   name: 'watch',
@@ -80,7 +88,12 @@ export const watchSub = defineSubcommand({
   role: 'moderator',
   args: {
     positionals: [
-      { name: 'scope', label: 'session|all', optional: true, description: 'a session ID or alias, or `all` for every session of the project (default: the channel’s session)' },
+      {
+        name: 'scope',
+        label: 'session|all',
+        optional: true,
+        description: 'a session ID or alias, or `all` for every session of the project (default: the channel’s session)',
+      },
       { name: 'kinds', label: 'archives,broadcasts,renders', optional: true, description: 'what to report (default: all three)' },
     ],
     flags: [projectFlag],
@@ -94,8 +107,15 @@ export const watchSub = defineSubcommand({
     if ('problem' in args) return replyEphemeral(ix, warning(`${escapeMrkdwn(args.problem)}.`));
     const resolved = await resolveScope(ix, args.scope, rawArgs.project);
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-    const scope: WatchScope = { projectName: resolved.projectName, sessionId: resolved.sessionId, kinds: args.kinds, ...(resolved.alias !== undefined && { alias: resolved.alias }) };
-    const existing = (await channelWatches(ix)).find((w) => w.kind === 'session-discovery' && w.sessionId === scope.sessionId && w.projectName === scope.projectName);
+    const scope: WatchScope = {
+      projectName: resolved.projectName,
+      sessionId: resolved.sessionId,
+      kinds: args.kinds,
+      ...(resolved.alias !== undefined && { alias: resolved.alias }),
+    };
+    const existing = (await channelWatches(ix)).find(
+      (w) => w.kind === 'session-discovery' && w.sessionId === scope.sessionId && w.projectName === scope.projectName,
+    );
     if (existing) return replyEphemeral(ix, alreadyWatchingMessage(scope));
 
     // The card first: the watch reports in its thread, so without a card there is nothing to watch for.
@@ -108,7 +128,13 @@ export const watchSub = defineSubcommand({
       since: now,
     });
     const initialState = discoverySnapshot(undefined, { kinds: scope.kinds, allSessions: scope.sessionId === ALL_SESSIONS });
-    const subject = { kind: 'session-discovery' as const, resourceId: scope.sessionId, sessionId: scope.sessionId, projectName: scope.projectName, card: model };
+    const subject = {
+      kind: 'session-discovery' as const,
+      resourceId: scope.sessionId,
+      sessionId: scope.sessionId,
+      projectName: scope.projectName,
+      card: model,
+    };
     const card = renderCard(subject, initialState, now);
     let ts: string | undefined;
     try {
@@ -116,7 +142,10 @@ export const watchSub = defineSubcommand({
     } catch (error) {
       const code = slackErrorCode(error);
       if (code === 'not_in_channel' || code === 'channel_not_found' || code === 'is_archived') {
-        return replyEphemeral(ix, warning('I cannot post in this channel, so I cannot report there. Invite me with `/invite @vidops`, then run `/video watch` again.'));
+        return replyEphemeral(
+          ix,
+          warning('I cannot post in this channel, so I cannot report there. Invite me with `/invite @vidops`, then run `/video watch` again.'),
+        );
       }
       throw error;
     }
@@ -134,7 +163,12 @@ export const watchSub = defineSubcommand({
     });
     // Each watch gets an id of its own, so the channel can watch the same session again after an unwatch.
     await ix.services.store.addWatch({ ...watch, id: `${watchIdFor(target, 'session-discovery', scope.sessionId)}@${ts}` });
-    await recordAudit(ix, { command: '/video watch', target: `${scopeTarget(args)} (${scope.kinds.join(',')})`, projectName: scope.projectName, outcome: 'ok' });
+    await recordAudit(ix, {
+      command: '/video watch',
+      target: `${scopeTarget(args)} (${scope.kinds.join(',')})`,
+      projectName: scope.projectName,
+      outcome: 'ok',
+    });
   },
 });
 

@@ -7,8 +7,7 @@ export interface CliArgs {
   accountSecret?: string;
 }
 
-export const USAGE =
-  'Usage: npm run emulator -- [--port N] [--host H] [--api-key K] [--api-secret S] [--account-key K] [--account-secret S]';
+export const USAGE = 'Usage: npm run emulator -- [--port N] [--host H] [--api-key K] [--api-secret S] [--account-key K] [--account-secret S]';
 
 const FLAGS: Record<string, Exclude<keyof CliArgs, 'port'> | 'port'> = {
   '--port': 'port',

@@ -88,7 +88,8 @@ export interface EmulatorControl {
 export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime, initialTimings: TransitionTimings): EmulatorControl {
   const tick = (): void => ctx.scheduler.runDue();
   /** Every control operation first brings state up to date with the clock. */
-  const fresh = <A extends unknown[], R>(fn: (...args: A) => R) =>
+  const fresh =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
     (...args: A): R => {
       tick();
       return fn(...args);

@@ -73,10 +73,7 @@ export class Fields {
     const value = this.obj[name];
     if (value === undefined) return undefined;
     const ok =
-      typeof value === 'number' &&
-      Number.isInteger(value) &&
-      (rule.min === undefined || value >= rule.min) &&
-      (rule.max === undefined || value <= rule.max);
+      typeof value === 'number' && Number.isInteger(value) && (rule.min === undefined || value >= rule.min) && (rule.max === undefined || value <= rule.max);
     if (!ok) {
       const range = rule.min !== undefined && rule.max !== undefined ? ` between ${rule.min} and ${rule.max}` : '';
       throw badRequest(`Invalid '${this.label(name)}': expected an integer${range}`, rule.code);

@@ -24,7 +24,8 @@ export interface CardAction {
 export async function applyToCards(ix: Interaction, change: CardAction): Promise<string[]> {
   const { store, clock, logger } = { ...ix.services, logger: ix.logger };
   const now = clock();
-  const record: ActionRecord | undefined = change.action === undefined ? undefined : { action: change.action, by: ix.userId, at: now, ...(change.detail !== undefined && { detail: change.detail }) };
+  const record: ActionRecord | undefined =
+    change.action === undefined ? undefined : { action: change.action, by: ix.userId, at: now, ...(change.detail !== undefined && { detail: change.detail }) };
   const kind = kindOf(change.kind);
   let watches;
   try {
@@ -42,7 +43,8 @@ export async function applyToCards(ix: Interaction, change: CardAction): Promise
       await store.updateCard(watch.id, { card, ...(state !== undefined && { state }), at: now });
       const message = renderCard({ ...watch, card }, state ?? watch.lastState, now);
       await ix.client.chat.update({ channel: watch.channelId, ts: watch.messageTs, text: message.text, blocks: message.blocks });
-      if (record) await ix.client.chat.postMessage({ channel: watch.channelId, thread_ts: watch.messageTs, text: actionLine(kind, record), unfurl_links: false });
+      if (record)
+        await ix.client.chat.postMessage({ channel: watch.channelId, thread_ts: watch.messageTs, text: actionLine(kind, record), unfurl_links: false });
       redrawn.push(watch.messageTs);
     } catch (error) {
       logger.warn('could not redraw a card after an action', { watchId: watch.id, error });

@@ -94,6 +94,10 @@ async function track(ix: Interaction, projectName: string, started: Started, ann
       ...(started.card !== undefined && { card: started.card }),
     });
   } catch (error) {
-    ix.logger.warn('could not hand what was started to the poller; its card will not be updated', { kind: started.kind, resourceId: started.resourceId, error });
+    ix.logger.warn('could not hand what was started to the poller; its card will not be updated', {
+      kind: started.kind,
+      resourceId: started.resourceId,
+      error,
+    });
   }
 }

@@ -78,12 +78,7 @@ async function findProject(deps: Deps, scope: Scope, projectFlag?: string): Prom
  * Resolves `ref` (alias or session ID; the channel's default when absent) and the project, and
  * records the use.
  */
-export async function resolveSession(
-  deps: Deps,
-  scope: Scope,
-  ref: string | undefined,
-  projectFlag?: string,
-): Promise<Resolution<ResolvedSession>> {
+export async function resolveSession(deps: Deps, scope: Scope, ref: string | undefined, projectFlag?: string): Promise<Resolution<ResolvedSession>> {
   let sessionRef = ref;
   let sessionSource: ResolvedSession['sessionSource'] = 'argument';
   let boundProject: string | undefined;
@@ -92,8 +87,7 @@ export async function resolveSession(
     if (!binding?.sessionId) {
       return {
         ok: false,
-        message:
-          'Which session? Name one (a session ID or an alias), or set this channel’s default with `/video use <session-id|alias>`.',
+        message: 'Which session? Name one (a session ID or an alias), or set this channel’s default with `/video use <session-id|alias>`.',
       };
     }
     sessionRef = binding.sessionId;

@@ -23,8 +23,6 @@ export interface AudioFacts {
   headerNames: readonly string[];
 }
 
-
-
 function streamsText(streams: readonly string[] | undefined): string {
   if (!streams || streams.length === 0) return 'all streams';
   const shown = streams.slice(0, 10).map(code).join(', ');
@@ -78,7 +76,9 @@ export const audioKind: ResourceKind<AudioSnapshot, AudioContext> = {
     const status = state?.status === 'waiting' || state?.status === 'active' || state?.status === 'ended' ? state.status : 'ended';
     const connectionId = c.connectionId ?? known?.connectionId;
     const to = c.uri ? ` to ${code(c.uri)}` : '';
-    const sentence = c.startedBy ? `${userMention(c.startedBy)} is sending the audio of ${sessionText(s)}${to}.` : `The audio of ${sessionText(s)} is sent${to}.`;
+    const sentence = c.startedBy
+      ? `${userMention(c.startedBy)} is sending the audio of ${sessionText(s)}${to}.`
+      : `The audio of ${sessionText(s)} is sent${to}.`;
     const stopped = [...done].reverse().find((a) => a.action === 'stop');
     const items = [
       `*Status*\n${STATUS[status]}${status === 'ended' && stopped ? ` — stopped by ${userMention(stopped.by)}` : ''}`,

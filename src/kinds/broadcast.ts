@@ -145,7 +145,9 @@ function detailFields(broadcast: BroadcastView, ctx: BroadcastCardContext): stri
   const endsBy = broadcast.status === 'started' ? ` (ends by ${slackDate(broadcast.createdAt + maxDuration * 1000, '{time}')} at the latest)` : '';
   items.push(`*Max duration*\n${formatDuration(maxDuration)}${endsBy}`);
   items.push(`*Started*\n${slackDate(broadcast.createdAt)}${ctx.startedBy ? ` by ${userMention(ctx.startedBy)}` : ''}`);
-  items.push(`*Streams*\n${broadcast.streamMode === 'manual' ? `chosen by hand (${broadcast.streams?.length ?? broadcast.streamCount ?? 0} selected)` : 'everyone publishing'}`);
+  items.push(
+    `*Streams*\n${broadcast.streamMode === 'manual' ? `chosen by hand (${broadcast.streams?.length ?? broadcast.streamCount ?? 0} selected)` : 'everyone publishing'}`,
+  );
   if (broadcast.hasAudio === false || broadcast.hasVideo === false) items.push(`*Media*\n${broadcast.hasVideo === false ? 'audio only' : 'video only'}`);
   if (broadcast.multiBroadcastTag) items.push(`*Tag*\n${code(broadcast.multiBroadcastTag)}`);
   if (broadcast.maxBitrate) items.push(`*Max bitrate*\n${formatBitrate(broadcast.maxBitrate)}`);
@@ -158,7 +160,10 @@ export function formatBitrate(bps: number): string {
   return `${Math.round(bps / 1000)} kbit/s`;
 }
 
-export function broadcastTarget(broadcast: { id: string; sessionId: string }, ctx: { projectName: string; alias?: string; startedBy?: string }): BroadcastTarget {
+export function broadcastTarget(
+  broadcast: { id: string; sessionId: string },
+  ctx: { projectName: string; alias?: string; startedBy?: string },
+): BroadcastTarget {
   return {
     p: ctx.projectName,
     s: broadcast.sessionId,
@@ -168,7 +173,11 @@ export function broadcastTarget(broadcast: { id: string; sessionId: string }, ct
   };
 }
 
-export function stopButton(broadcast: { id: string; sessionId: string }, ctx: { projectName: string; alias?: string; startedBy?: string }, text = 'Stop broadcast'): Button {
+export function stopButton(
+  broadcast: { id: string; sessionId: string },
+  ctx: { projectName: string; alias?: string; startedBy?: string },
+  text = 'Stop broadcast',
+): Button {
   return button({
     actionId: ACTION.broadcastStop,
     text,
@@ -219,7 +228,6 @@ export function broadcastCard(broadcast: BroadcastView, ctx: BroadcastCardContex
     : `The broadcast of session ${escapeMrkdwn(ctx.alias ?? broadcast.sessionId)} has stopped`;
   return { text, blocks };
 }
-
 
 /** What a broadcast card keeps from its start. */
 export const BroadcastContextSchema = z.object({

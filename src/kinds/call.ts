@@ -32,8 +32,6 @@ export interface DialedCall {
   streamId: string;
 }
 
-
-
 function optionsText(facts: DialFacts): string {
   const options = [
     facts.secure ? 'encrypted media' : undefined,
@@ -64,9 +62,10 @@ export function hangUpButton(s: SessionRef, call: Pick<DialedCall, 'id' | 'conne
 /** The 4×3 keypad: one actions block per row, each key playing its tone to the call's connection. */
 export function keypadBlocks(s: SessionRef, connectionId: string): KnownBlock[] {
   const value = encodeValue({ ...sessionTarget(s), c: connectionId });
-  return KEYPAD.map((row) => actions(row.map((key) => button({ actionId: keyActionId(key), text: key, value, accessibilityLabel: `Send ${key} to the call` }))));
+  return KEYPAD.map((row) =>
+    actions(row.map((key) => button({ actionId: keyActionId(key), text: key, value, accessibilityLabel: `Send ${key} to the call` }))),
+  );
 }
-
 
 export const CallContextSchema = z.object({
   startedBy: z.string().optional(),

@@ -42,8 +42,6 @@ export interface CaptionsFacts {
   partialCaptions: boolean;
 }
 
-
-
 /** "Stop captions" (Slack's confirm dialog first). */
 export function captionsStopButton(s: SessionRef, captionsId: string): Button {
   return button({
@@ -59,7 +57,6 @@ export function captionsStopButton(s: SessionRef, captionsId: string): Button {
     },
   });
 }
-
 
 export const CaptionsContextSchema = z.object({
   startedBy: z.string().optional(),
@@ -84,8 +81,12 @@ export const captionsKind: ResourceKind<CaptionsSnapshot, CaptionsContext> = {
     const items = [
       `*Status*\n${active ? ':large_green_circle: running' : `:black_circle: ended — ${why}`}`,
       ...(c.languageCode !== undefined ? [`*Language*\n${escapeAndTruncate(languageName(c.languageCode), 60)} (${code(c.languageCode)})`] : []),
-      ...(known ? [`*Stops by itself*\nafter ${formatDuration(known.maxDurationS)}${active ? ` (by ${slackTime(known.startedAt + known.maxDurationS * 1000)})` : ''}`] : []),
-      ...(c.partialCaptions !== undefined ? [`*Partial captions*\n${c.partialCaptions ? 'on (faster, a little less accurate)' : 'off (final captions only)'}`] : []),
+      ...(known
+        ? [`*Stops by itself*\nafter ${formatDuration(known.maxDurationS)}${active ? ` (by ${slackTime(known.startedAt + known.maxDurationS * 1000)})` : ''}`]
+        : []),
+      ...(c.partialCaptions !== undefined
+        ? [`*Partial captions*\n${c.partialCaptions ? 'on (faster, a little less accurate)' : 'off (final captions only)'}`]
+        : []),
       `*Captions ID*\n${code(resourceId)}`,
     ];
     const blocks: KnownBlock[] = [section(`:closed_caption: ${sentence}`), fields(items)];

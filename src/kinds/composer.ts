@@ -53,8 +53,6 @@ export function renderStatusText(render: Pick<RenderView, 'status' | 'reason'>):
   return `${status} (${stopReasonWords(render.reason)})`;
 }
 
-
-
 export function pageText(url: string): string {
   return escapeAndTruncate(url, 300);
 }
@@ -88,7 +86,6 @@ export function detailFields(render: RenderView, maxDurationS?: number): KnownBl
   return fields(items);
 }
 
-
 export const ComposerContextSchema = z.object({
   startedBy: z.string().optional(),
   alias: z.string().optional(),
@@ -114,7 +111,9 @@ export function composerContext(render: RenderView, asked: { startedBy?: string;
 /** The card of a composer: what it publishes, where, its status, and Stop while it runs. */
 function composerCard(s: SessionRef, render: RenderView, c: ComposerContext, done: Parameters<typeof actionsContext>[1]): SlackMessage {
   const running = isRenderRunning(render.status);
-  const who = c.startedBy ? `${userMention(c.startedBy)} started publishing a web page into ${sessionText(s)}.` : `A web page is published into ${sessionText(s)}.`;
+  const who = c.startedBy
+    ? `${userMention(c.startedBy)} started publishing a web page into ${sessionText(s)}.`
+    : `A web page is published into ${sessionText(s)}.`;
   const blocks: KnownBlock[] = [
     section(`:frame_with_picture: ${who}\n*Page* ${render.url ? pageText(render.url) : '_unknown_'}`),
     detailFields(render, c.maxDuration),

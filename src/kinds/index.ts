@@ -26,7 +26,10 @@ export const KINDS: Readonly<Record<WatchKind, AnyKind>> = {
 };
 
 /** What every watched thing is called, one and many: the kinds' own nouns. */
-export const KIND_NOUNS: Readonly<Record<WatchKind, Nouns>> = Object.fromEntries(Object.entries(KINDS).map(([kind, module]) => [kind, module.nouns])) as Record<WatchKind, Nouns>;
+export const KIND_NOUNS: Readonly<Record<WatchKind, Nouns>> = Object.fromEntries(Object.entries(KINDS).map(([kind, module]) => [kind, module.nouns])) as Record<
+  WatchKind,
+  Nouns
+>;
 
 export function kindOf(kind: WatchKind): AnyKind {
   return KINDS[kind];
@@ -38,7 +41,15 @@ export type CardSubject = Pick<Watch, 'kind' | 'resourceId' | 'sessionId' | 'pro
 export function renderCard(subject: CardSubject, state: Snapshot | undefined, now: number, latest?: readonly LatestChange[]): SlackMessage {
   const kind = kindOf(subject.kind);
   const model = readModel(kind, subject.card);
-  return kind.render({ resourceId: subject.resourceId, sessionId: subject.sessionId, projectName: subject.projectName, state, ...model, now, ...(latest && { latest }) });
+  return kind.render({
+    resourceId: subject.resourceId,
+    sessionId: subject.sessionId,
+    projectName: subject.projectName,
+    state,
+    ...model,
+    now,
+    ...(latest && { latest }),
+  });
 }
 
 /** A new model: the context captured at start, no actions yet. */

@@ -86,5 +86,7 @@ export function actionLine(kind: Pick<AnyKind, 'actionWords'>, record: ActionRec
 /** The card's context line of later actions, with when each happened. */
 export function actionsContext(kind: Pick<AnyKind, 'actionWords'>, actions: readonly ActionRecord[]): string | undefined {
   if (actions.length === 0) return undefined;
-  return actions.map((record) => `${actionLine(kind, record)} <!date^${Math.floor(record.at / 1000)}^{time}|${new Date(record.at).toISOString().slice(11, 16)} UTC>`).join(' · ');
+  return actions
+    .map((record) => `${actionLine(kind, record)} <!date^${Math.floor(record.at / 1000)}^{time}|${new Date(record.at).toISOString().slice(11, 16)} UTC>`)
+    .join(' · ');
 }

@@ -153,7 +153,8 @@ export function downloadButton(target: ArchiveTarget): Button {
 }
 
 export function deleteButton(archive: ArchiveCardData, target: ArchiveTarget): Button {
-  const what = archive.status === 'uploaded' ? 'The record is removed; the file in your upload target stays.' : 'The file is removed from the video service for good.';
+  const what =
+    archive.status === 'uploaded' ? 'The record is removed; the file in your upload target stays.' : 'The file is removed from the video service for good.';
   return button({
     actionId: RECORD_ACTION.delete,
     text: 'Delete',

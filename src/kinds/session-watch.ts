@@ -88,7 +88,9 @@ export const sessionWatchKind: ResourceKind<DiscoverySnapshot, SessionWatchConte
     const items = [
       `*Status*\n${why ? `:black_circle: stopped — ${why}` : ':eyes: watching'}`,
       `*Watching for*\n${discoveryNouns(kinds)}`,
-      ...(c.startedBy !== undefined ? [`*Set up by*\n${userMention(c.startedBy)}${c.channelId !== undefined ? ` in ${channelMention(c.channelId)}` : ''}`] : []),
+      ...(c.startedBy !== undefined
+        ? [`*Set up by*\n${userMention(c.startedBy)}${c.channelId !== undefined ? ` in ${channelMention(c.channelId)}` : ''}`]
+        : []),
       ...(c.since !== undefined ? [`*Since*\n${slackTime(c.since)}`] : []),
     ];
     const blocks: KnownBlock[] = [section(`${active ? ':eyes:' : ':no_bell:'} ${sentence}`), fields(items)];

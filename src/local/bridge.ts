@@ -42,7 +42,6 @@ export interface BridgeOptions {
   now?: () => number;
 }
 
-
 interface AppAnswer {
   status: number;
   body: string;
@@ -80,7 +79,11 @@ export class AppBridge {
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       this.settings.logger.warn('could not reach the app', { kind, timedOut });
-      return { error: timedOut ? `the app did not answer within ${SLACK_ANSWER_TIMEOUT_MS / 1000} seconds (Slack shows operation_timeout)` : 'the app could not be reached' };
+      return {
+        error: timedOut
+          ? `the app did not answer within ${SLACK_ANSWER_TIMEOUT_MS / 1000} seconds (Slack shows operation_timeout)`
+          : 'the app could not be reached',
+      };
     }
   }
 
@@ -96,7 +99,12 @@ export class AppBridge {
     const responseId = this.workspace.newResponseTarget(target);
     const request = signForm(
       this.settings.signingSecret,
-      slashCommandFields({ ...line, channel: conversation.id, responseUrl: `${this.settings.baseUrl()}/response/${responseId}`, triggerId: this.workspace.newTrigger() }),
+      slashCommandFields({
+        ...line,
+        channel: conversation.id,
+        responseUrl: `${this.settings.baseUrl()}/response/${responseId}`,
+        triggerId: this.workspace.newTrigger(),
+      }),
     );
     const answer = await this.send('slash_command', request);
     if ('error' in answer) return { ok: false, error: answer.error };
@@ -180,7 +188,13 @@ export class AppBridge {
     const view = input.viewId ? this.workspace.findView(input.viewId) : undefined;
     const message = input.channel && input.ts ? this.workspace.find(input.channel, input.ts) : undefined;
     if (input.viewId && !view) return { ok: false, error: 'that view is closed' };
-    const payload = blockSuggestion({ actionId: input.actionId, blockId: input.blockId, value: input.value ?? '', ...(view ? { view } : {}), ...(message ? { message } : {}) });
+    const payload = blockSuggestion({
+      actionId: input.actionId,
+      blockId: input.blockId,
+      value: input.value ?? '',
+      ...(view ? { view } : {}),
+      ...(message ? { message } : {}),
+    });
     const answer = await this.send('block_suggestion', signInteraction(this.settings.signingSecret, payload));
     if ('error' in answer) return { ok: false, error: answer.error };
     const body = parseJson(answer.body) ?? {};

@@ -9,7 +9,12 @@ import { z } from 'zod';
 import type { EmulatorControl } from '../emulator';
 
 export const PANEL_ACTIONS = {
-  advance: z.object({ seconds: z.number().positive().max(30 * 86_400) }),
+  advance: z.object({
+    seconds: z
+      .number()
+      .positive()
+      .max(30 * 86_400),
+  }),
   'create-session': z.object({ mediaMode: z.enum(['routed', 'relayed']).default('routed') }),
   'add-participant': z.object({ sessionId: z.string().min(1), name: z.string().min(1).max(60).optional() }),
   'remove-participant': z.object({ sessionId: z.string().min(1), connectionId: z.string().min(1) }),

@@ -11,10 +11,7 @@ export const stateValues = z.record(z.string(), z.record(z.string(), z.record(z.
 export const commandBody = z.object({ channel: id, text: z.string() });
 
 export const actionBody = z.object({
-  container: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('message'), channel: id, ts: id }),
-    z.object({ type: z.literal('view'), viewId: id }),
-  ]),
+  container: z.discriminatedUnion('type', [z.object({ type: z.literal('message'), channel: id, ts: id }), z.object({ type: z.literal('view'), viewId: id })]),
   actionId: id,
   blockId: z.string().optional(),
   value: z.string().optional(),

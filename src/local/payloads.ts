@@ -230,7 +230,15 @@ export function blockSuggestion(input: SuggestionInput): Record<string, unknown>
 }
 
 export function globalShortcut(callbackId: string, triggerId: string, now: number): Record<string, unknown> {
-  return { type: 'shortcut', ...common, action_ts: actionTs(now), team, user: { id: user.id, username: user.username, team_id: user.team_id }, callback_id: callbackId, trigger_id: triggerId };
+  return {
+    type: 'shortcut',
+    ...common,
+    action_ts: actionTs(now),
+    team,
+    user: { id: user.id, username: user.username, team_id: user.team_id },
+    callback_id: callbackId,
+    trigger_id: triggerId,
+  };
 }
 
 export function messageShortcut(callbackId: string, message: Message, triggerId: string, responseUrl: string, now: number): Record<string, unknown> {

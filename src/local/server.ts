@@ -131,13 +131,24 @@ export function createStandinServer(options: StandinServerOptions): Server {
       views: workspace.modals(),
       home: workspace.homeView(),
       emulator: panel
-        ? { embedded: true, sessionIds: panel.knownSessions(), now: new Date(panel.now()).toISOString(), sessions: panel.sessions(), archives: panel.archives() }
+        ? {
+            embedded: true,
+            sessionIds: panel.knownSessions(),
+            now: new Date(panel.now()).toISOString(),
+            sessions: panel.sessions(),
+            archives: panel.archives(),
+          }
         : { embedded: false, sessionIds: [], now: new Date().toISOString(), sessions: [], archives: [] },
     };
   }
 
   function eventStream(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write(': connected\n\n');
     streams.add(res);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), SSE_HEARTBEAT_MS);

@@ -144,7 +144,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<RunningLoc
     const botToken = `xoxb-local-${randomBytes(12).toString('hex')}`;
     let appEventsUrl = '';
     let baseUrl = '';
-    const bridge = new AppBridge({ workspace, signingSecret, appEventsUrl: () => appEventsUrl, baseUrl: () => baseUrl, commands: COMMAND_NAMES, logger: logger.child({ component: 'local-bridge' }) });
+    const bridge = new AppBridge({
+      workspace,
+      signingSecret,
+      appEventsUrl: () => appEventsUrl,
+      baseUrl: () => baseUrl,
+      commands: COMMAND_NAMES,
+      logger: logger.child({ component: 'local-bridge' }),
+    });
 
     const localProject = video.projects.find((p) => p.name === LOCAL_PROJECT);
     const panel =
@@ -216,7 +223,14 @@ async function seedDemo(vidops: RunningVidops, panel: EmulatorPanel): Promise<st
   const sessionId = panel.seedSession(SEEDED_PARTICIPANTS);
   const store = vidops.services.store;
   const now = Date.now();
-  await store.setChannelBinding({ teamId: LOCAL_TEAM.id, channelId: DEFAULT_CHANNEL.id, projectName: LOCAL_PROJECT, sessionId, updatedBy: LOCAL_USER.id, updatedAt: now });
+  await store.setChannelBinding({
+    teamId: LOCAL_TEAM.id,
+    channelId: DEFAULT_CHANNEL.id,
+    projectName: LOCAL_PROJECT,
+    sessionId,
+    updatedBy: LOCAL_USER.id,
+    updatedAt: now,
+  });
   await store.putAlias({ teamId: LOCAL_TEAM.id, alias: DEMO_ALIAS, projectName: LOCAL_PROJECT, sessionId, createdBy: LOCAL_USER.id, createdAt: now });
   return sessionId;
 }

@@ -108,7 +108,14 @@ export function classifySlackError(error: unknown): SlackFailure {
   if (error instanceof SlackDeliveryError) {
     return { kind: error.kind, message: error.message, ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }) };
   }
-  const e = (error ?? {}) as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown }; statusCode?: unknown; headers?: Record<string, unknown>; message?: unknown };
+  const e = (error ?? {}) as {
+    code?: unknown;
+    retryAfter?: unknown;
+    data?: { error?: unknown };
+    statusCode?: unknown;
+    headers?: Record<string, unknown>;
+    message?: unknown;
+  };
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (e.code === 'slack_webapi_rate_limited_error') {
     return { kind: 'rate-limited', retryAfterMs: Number(e.retryAfter ?? 1) * 1000, message };
@@ -167,7 +174,9 @@ export class OutboxDeliverer {
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #ticker: Ticker;
-  readonly #settings: Required<Pick<DelivererOptions, 'instanceId' | 'channelIntervalMs' | 'batchLimit' | 'concurrency' | 'leaseMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts'>>;
+  readonly #settings: Required<
+    Pick<DelivererOptions, 'instanceId' | 'channelIntervalMs' | 'batchLimit' | 'concurrency' | 'leaseMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts'>
+  >;
   #rounds = 0;
 
   constructor(options: DelivererOptions) {

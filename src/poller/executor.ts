@@ -52,7 +52,11 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
   };
 
   const get = (kind: ListedKind, id: string): Promise<ListedResource | undefined> =>
-    kind === 'archive' ? source.archives.get(projectName, id) : kind === 'broadcast' ? source.broadcasts.get(projectName, id) : source.renders.get(projectName, id);
+    kind === 'archive'
+      ? source.archives.get(projectName, id)
+      : kind === 'broadcast'
+        ? source.broadcasts.get(projectName, id)
+        : source.renders.get(projectName, id);
 
   const startedScans: ListScan[] = [];
   const runScan = async (scan: ListScan): Promise<void> => {

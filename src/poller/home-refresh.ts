@@ -31,7 +31,10 @@ export class HomeViewers {
   recent(teamId: string, now: number): string[] {
     const viewers = this.#byTeam.get(teamId);
     if (!viewers) return [];
-    return [...viewers].filter(([, at]) => now - at < VIEWER_TTL_MS).map(([user]) => user).reverse();
+    return [...viewers]
+      .filter(([, at]) => now - at < VIEWER_TTL_MS)
+      .map(([user]) => user)
+      .reverse();
   }
 }
 

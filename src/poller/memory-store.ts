@@ -3,18 +3,7 @@
  * store the poller's own tests run on. Every method works on copies, so a caller can never
  * change stored state except through the contract.
  */
-import type {
-  CardChange,
-  ClaimOptions,
-  CompletedPoll,
-  NewWatch,
-  OutboxClaimOptions,
-  OutboxRow,
-  PollOutcome,
-  Watch,
-  WatchFilter,
-  WatchStore,
-} from './watch';
+import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from './watch';
 import { matchesFilter } from './watch';
 
 /** Stored values are plain JSON; a JSON round trip copies them and is much cheaper than structuredClone. */

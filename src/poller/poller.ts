@@ -119,7 +119,8 @@ export class Poller {
   readonly #hints = new Map<string, ProjectHints>();
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
-  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> & Pick<PollerOptions, 'renderCard'>;
+  readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> &
+    Pick<PollerOptions, 'renderCard'>;
   readonly #maxAges: Readonly<Record<WatchKind, number>>;
   #cycles = 0;
 
@@ -434,7 +435,11 @@ export class Poller {
     }));
     const card = watch.messageTs === undefined ? undefined : this.#renderCard(watch, state, transitions);
     if (card && watch.messageTs !== undefined) {
-      items.push({ ...where, transitionKey: `card@${watch.revision}`, payload: { type: 'card', messageTs: watch.messageTs, text: card.text, blocks: card.blocks } });
+      items.push({
+        ...where,
+        transitionKey: `card@${watch.revision}`,
+        payload: { type: 'card', messageTs: watch.messageTs, text: card.text, blocks: card.blocks },
+      });
     }
     return items;
   }

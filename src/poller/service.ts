@@ -39,7 +39,9 @@ export interface PollerServiceOptions {
   random?: Random;
   /** Overrides for tests and the bench (tick, leases…). */
   poller?: Partial<Pick<PollerOptions, 'tickMs' | 'leaseMs' | 'batch'>>;
-  deliverer?: Partial<Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'channelIntervalMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>>;
+  deliverer?: Partial<
+    Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'channelIntervalMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>
+  >;
 }
 
 /** The id fields a callback body may carry, looked for at any depth (the payload is not specified). */
@@ -210,7 +212,9 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
     logger: services.logger,
     clock: services.clock,
   });
-  const routes = settings.callbackToken ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })] : [];
+  const routes = settings.callbackToken
+    ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })]
+    : [];
   return {
     service,
     routes,

@@ -49,7 +49,8 @@ const HINTS = {
   VIDOPS_POLL_SLOW_SECONDS: `the longest polling interval while nothing changes, in seconds, at least the fast one (default ${DEFAULT_SCHEDULE.slowMs / 1000})`,
   VIDOPS_POLL_TICK_MS: `the pause between poll cycles in milliseconds, 100 to 60000 (default 500)`,
   VIDOPS_POLL_MAX_WATCHES: `the most watches polled in one cycle, a whole number (default ${DEFAULT_POLLER_SETTINGS.claimLimit}; half of it per project)`,
-  VIDOPS_WATCH_MAX_AGE_HOURS: 'hours after which a watch stops whatever its resource does: one number for every kind, or kind=hours pairs such as archive=24,broadcast=12 (kinds: ' +
+  VIDOPS_WATCH_MAX_AGE_HOURS:
+    'hours after which a watch stops whatever its resource does: one number for every kind, or kind=hours pairs such as archive=24,broadcast=12 (kinds: ' +
     `${WATCH_KINDS.join(', ')})`,
   VIDOPS_CALLBACK_TOKEN: 'a random secret of 24 or more letters, digits, "-" or "_", e.g. the output of `openssl rand -hex 24`',
 } as const;
@@ -74,7 +75,8 @@ export function pollerSettingsFromEnv(env: Record<string, string | undefined>): 
     if (!POSITIVE.test(text)) return invalid(name, 'it must be a number');
     const value = Number(text);
     if (options.integer && !Number.isInteger(value)) return invalid(name, 'it must be a whole number');
-    if (value < options.min || (options.min === 0 && value === 0)) return invalid(name, options.min === 0 ? 'it must be above 0' : `it must be at least ${options.min}`);
+    if (value < options.min || (options.min === 0 && value === 0))
+      return invalid(name, options.min === 0 ? 'it must be above 0' : `it must be at least ${options.min}`);
     return value;
   };
 
@@ -91,12 +93,18 @@ export function pollerSettingsFromEnv(env: Record<string, string | undefined>): 
   const projectBudgets: Record<string, BucketConfig> = {};
   const budgetsText = raw('VIDOPS_POLL_PROJECT_BUDGETS');
   if (budgetsText !== undefined) {
-    for (const item of budgetsText.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const item of budgetsText
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const match = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})=(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(item);
       const itemRate = match ? Number(match[2]) : NaN;
       const itemBurst = match?.[3] === undefined ? Math.max(MIN_CAPACITY, Math.ceil(2 * itemRate)) : Number(match[3]);
       if (!match || !(itemRate > 0) || itemBurst < MIN_CAPACITY) {
-        invalid('VIDOPS_POLL_PROJECT_BUDGETS', `entry ${Object.keys(projectBudgets).length + 1} is not project=rate or project=rate/burst with rate above 0 and burst at least ${MIN_CAPACITY}`);
+        invalid(
+          'VIDOPS_POLL_PROJECT_BUDGETS',
+          `entry ${Object.keys(projectBudgets).length + 1} is not project=rate or project=rate/burst with rate above 0 and burst at least ${MIN_CAPACITY}`,
+        );
         break;
       }
       projectBudgets[match[1]!] = { refillPerSecond: itemRate, capacity: itemBurst };
@@ -119,7 +127,10 @@ export function pollerSettingsFromEnv(env: Record<string, string | undefined>): 
     if (POSITIVE.test(agesText) && Number(agesText) > 0) {
       for (const kind of WATCH_KINDS) maxWatchAgeMs[kind] = Number(agesText) * 3_600_000;
     } else {
-      for (const item of agesText.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const item of agesText
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const [kind, hours] = item.split('=').map((s) => s.trim());
         if (!(WATCH_KINDS as readonly string[]).includes(kind ?? '') || !POSITIVE.test(hours ?? '') || !(Number(hours) > 0)) {
           invalid('VIDOPS_WATCH_MAX_AGE_HOURS', 'each entry must be kind=hours with a known kind and hours above 0');

@@ -179,7 +179,10 @@ export function audioSnapshot(streamIds?: readonly string[], connectionId?: stri
   return dropUndefined({ status: 'waiting' as const, streamIds: streamIds && streamIds.length > 0 ? [...streamIds] : undefined, connectionId });
 }
 
-export function discoverySnapshot(known?: DiscoverySnapshot['known'], scope: { kinds?: readonly DiscoverableKind[]; allSessions?: boolean } = {}): DiscoverySnapshot {
+export function discoverySnapshot(
+  known?: DiscoverySnapshot['known'],
+  scope: { kinds?: readonly DiscoverableKind[]; allSessions?: boolean } = {},
+): DiscoverySnapshot {
   return dropUndefined({
     status: 'watching' as const,
     kinds: scope.kinds && [...scope.kinds],

@@ -150,8 +150,7 @@ function archiveTransitions(previous: ArchiveSnapshot | GoneSnapshot | undefined
 }
 
 const broadcast = bySnapshots<'broadcast'>(
-  (previous, current, { now }) =>
-    current === GONE ? goneSnapshot : keepOutputsWhenStopped(broadcastSnapshot(current, now), asBroadcast(previous)),
+  (previous, current, { now }) => (current === GONE ? goneSnapshot : keepOutputsWhenStopped(broadcastSnapshot(current, now), asBroadcast(previous))),
   (previous, next, context) => goneOr(previous, next, () => broadcastTransitions(asBroadcast(previous), next as BroadcastSnapshot, context), 'broadcast'),
   (snapshot) => snapshot.status === 'stopped' || snapshot.status === GONE,
 );
@@ -187,7 +186,9 @@ function broadcastTransitions(prior: BroadcastSnapshot | undefined, next: Broadc
   const isNewlyAnnounced = (before: string | undefined, after: string): boolean =>
     after !== before && after !== 'live' && !(before === undefined && after === 'connecting');
   if (next.hls !== undefined && isNewlyAnnounced(prior?.hls, next.hls)) {
-    out.push(t(`broadcast:hls:${next.hls}`, next.hls === 'error' ? 'error' : next.hls === 'ended' ? 'warning' : 'info', { type: 'broadcast-hls', status: next.hls }));
+    out.push(
+      t(`broadcast:hls:${next.hls}`, next.hls === 'error' ? 'error' : next.hls === 'ended' ? 'warning' : 'info', { type: 'broadcast-hls', status: next.hls }),
+    );
   }
   for (const [outputId, status] of Object.entries(next.rtmp)) {
     if (!isNewlyAnnounced(prior?.rtmp[outputId], status)) continue;
@@ -234,9 +235,7 @@ const captions = bySnapshots<'captions'>(
     return state.status === 'active' && now >= captionsEndAt(state) ? { ...state, status: 'ended' } : state;
   },
   (previous, next) =>
-    previous?.status === 'active' && next.status === 'ended'
-      ? [t('captions:ended', 'info', { type: 'captions-ended', maxDurationS: next.maxDurationS })]
-      : [],
+    previous?.status === 'active' && next.status === 'ended' ? [t('captions:ended', 'info', { type: 'captions-ended', maxDurationS: next.maxDurationS })] : [],
   (snapshot) => snapshot.status === 'ended',
 );
 
@@ -300,7 +299,9 @@ const discovery: Lifecycle<'session-discovery'> = {
         .map((a) => t(`discovered:archive:${a.id}`, 'info', { type: 'discovered-archive', id: a.id, state: archiveSnapshot(a), ...where(a.sessionId) })),
       ...broadcasts
         .filter((b) => !before.broadcasts.includes(b.id))
-        .map((b) => t(`discovered:broadcast:${b.id}`, 'info', { type: 'discovered-broadcast', id: b.id, state: broadcastSnapshot(b, now), ...where(b.sessionId) })),
+        .map((b) =>
+          t(`discovered:broadcast:${b.id}`, 'info', { type: 'discovered-broadcast', id: b.id, state: broadcastSnapshot(b, now), ...where(b.sessionId) }),
+        ),
       // A watch that did not announce composers before learns them first, like a first poll.
       ...(before.renders === undefined
         ? []
@@ -388,4 +389,3 @@ export function readsService(kind: WatchKind): boolean {
 export function expiryTransition(kind: WatchKind, snapshot: { status: string } | undefined): Transition {
   return t('watch:expired', 'info', { type: 'watch-expired', kind, ...(snapshot && { lastStatus: snapshot.status }) });
 }
-

@@ -68,8 +68,12 @@ export async function visibleWatches(viewer: Viewer, watches: readonly Watch[], 
     let verdict = verdicts.get(key);
     if (!verdict) {
       verdict = (async () =>
-        (await viewer.authorizer.allows(viewer.client, viewer.userId, { teamId: viewer.teamId, channelId: watch.channelId, projectName: watch.projectName }, 'viewer')) &&
-        (await publicChannels.isPublic(viewer.client, watch.channelId)))();
+        (await viewer.authorizer.allows(
+          viewer.client,
+          viewer.userId,
+          { teamId: viewer.teamId, channelId: watch.channelId, projectName: watch.projectName },
+          'viewer',
+        )) && (await publicChannels.isPublic(viewer.client, watch.channelId)))();
       verdicts.set(key, verdict);
     }
     return verdict;

@@ -1,4 +1,13 @@
-export { UsageScheduler, PermanentDeliveryError, reportedWeek, SCHEDULER_DEFAULTS, type DeliveryRun, type ScheduledDelivery, type SchedulerOptions, type RunSummary } from './scheduler';
+export {
+  UsageScheduler,
+  PermanentDeliveryError,
+  reportedWeek,
+  SCHEDULER_DEFAULTS,
+  type DeliveryRun,
+  type ScheduledDelivery,
+  type SchedulerOptions,
+  type RunSummary,
+} from './scheduler';
 export {
   DEFAULT_WEEKLY_TIME,
   describeWeekly,

@@ -67,8 +67,7 @@ export interface SecretDeps {
 
 export type SaveResult =
   /** `applied`: the configured projects (names) now signing with the new secret. */
-  | { stored: true; name: string; applied: string[] }
-  | { stored: false; name: string; applied: string[]; error: unknown };
+  { stored: true; name: string; applied: string[] } | { stored: false; name: string; applied: string[]; error: unknown };
 
 /**
  * Keeps a secret the video service just issued for `apiKey`: first applied to every configured
@@ -159,10 +158,7 @@ export async function loadStoredSecrets(deps: SecretDeps, options: LoadOptions):
       logger.info('using the stored secret of this project: it was rotated after the configuration was written', fields);
       decisions.push({ project, outcome: 'loaded', storedAt });
     } else {
-      logger.warn(
-        'the configured secret of this project changed after vidops stored a rotated one; using the configured secret',
-        fields,
-      );
+      logger.warn('the configured secret of this project changed after vidops stored a rotated one; using the configured secret', fields);
       decisions.push({ project, outcome: 'configuration-newer', storedAt });
     }
   }

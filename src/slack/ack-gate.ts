@@ -81,10 +81,13 @@ export class AckGate {
       return;
     }
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.schedule();
-    }, Math.max(1, Math.ceil(due - now)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.schedule();
+      },
+      Math.max(1, Math.ceil(due - now)),
+    );
   }
 
   /** Lets waiters through one per event-loop turn, so requests arriving meanwhile go first. */

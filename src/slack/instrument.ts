@@ -51,7 +51,8 @@ function idOf(value: unknown): string | undefined {
 export function actorOf(body: Record<string, unknown>): { user?: string; channel?: string } {
   const event = body.event as Record<string, unknown> | undefined;
   const user = text(body.user_id) ?? idOf(body.user) ?? text(event?.user);
-  const channel = text(body.channel_id) ?? idOf(body.channel) ?? text((body.container as Record<string, unknown> | undefined)?.channel_id) ?? text(event?.channel);
+  const channel =
+    text(body.channel_id) ?? idOf(body.channel) ?? text((body.container as Record<string, unknown> | undefined)?.channel_id) ?? text(event?.channel);
   return { ...(user !== undefined && { user }), ...(channel !== undefined && { channel }) };
 }
 
@@ -63,7 +64,17 @@ export interface InstrumentOptions {
 }
 
 /** Request kinds Slack sends; the only values of the `kind` label (others count as `other`). */
-const KINDS: ReadonlySet<string> = new Set(['command', 'block_actions', 'view_submission', 'view_closed', 'shortcut', 'options', 'event', 'url_verification', 'app_rate_limited']);
+const KINDS: ReadonlySet<string> = new Set([
+  'command',
+  'block_actions',
+  'view_submission',
+  'view_closed',
+  'shortcut',
+  'options',
+  'event',
+  'url_verification',
+  'app_rate_limited',
+]);
 
 /** A metric label from a known set, else `other`: labels from payloads would be unbounded. */
 export function knownLabel(value: string, known: ReadonlySet<string>): string {

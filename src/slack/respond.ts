@@ -72,7 +72,11 @@ export async function announce(to: Audience, unscrubbed: SlackMessage, channelId
   let note = 'Only you can see this.';
   if (channelId) {
     try {
-      const posted = await postOnce(to.client, { channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }, { logger: to.logger });
+      const posted = await postOnce(
+        to.client,
+        { channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false },
+        { logger: to.logger },
+      );
       return { delivered: 'channel', channel: posted.channel, ts: posted.ts };
     } catch (err) {
       const code = slackErrorCode(err);

@@ -29,7 +29,9 @@ export function routeById(app: App): App {
   /** Constraints registered straight with Bolt (RegExp, constraint objects): their requests are theirs to ack. */
   const elsewhere = new Map<Kind, unknown[]>();
   const servedElsewhere = (kind: Kind, id: unknown): boolean =>
-    (elsewhere.get(kind) ?? []).some((constraint) => !(constraint instanceof RegExp) || (typeof id === 'string' && new RegExp(constraint.source, constraint.flags.replace('g', '')).test(id)));
+    (elsewhere.get(kind) ?? []).some(
+      (constraint) => !(constraint instanceof RegExp) || (typeof id === 'string' && new RegExp(constraint.source, constraint.flags.replace('g', '')).test(id)),
+    );
 
   const table = (kind: Kind): Map<string, Handler[]> => {
     let routes = tables.get(kind);

@@ -11,7 +11,10 @@ import { type Audience, replyEphemeral } from './respond';
 export class FormNotOpenedError extends Error {
   override readonly name = 'FormNotOpenedError';
   readonly code = 'vidops_form_not_opened';
-  constructor(readonly reason: string, cause: unknown) {
+  constructor(
+    readonly reason: string,
+    cause: unknown,
+  ) {
     super(`the form did not open: ${reason}`, { cause });
   }
 }

@@ -4,7 +4,19 @@
  * other nor get the same row; a poll's results are written in one transaction.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxItem, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type {
+  CardChange,
+  ClaimOptions,
+  CompletedPoll,
+  NewWatch,
+  OutboxClaimOptions,
+  OutboxItem,
+  OutboxRow,
+  PollOutcome,
+  Watch,
+  WatchFilter,
+  WatchStore,
+} from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
   pickDue,
@@ -223,10 +235,7 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async releaseWatch(watchId: string, owner: string): Promise<boolean> {
-    const released = await this.pool.query(
-      'UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2',
-      [watchId, owner],
-    );
+    const released = await this.pool.query('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [watchId, owner]);
     return (released.rowCount ?? 0) > 0;
   }
 
@@ -266,26 +275,27 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async endWatch(watchId: string, at: number): Promise<boolean> {
-    const ended = await this.pool.query(
-      'UPDATE watches SET ended_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND ended_at IS NULL',
-      [watchId, at],
-    );
+    const ended = await this.pool.query('UPDATE watches SET ended_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND ended_at IS NULL', [
+      watchId,
+      at,
+    ]);
     return (ended.rowCount ?? 0) > 0;
   }
 
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {
     if (limit < 1) return [];
-    const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [owner, now, limit, leaseMs, options.channelIntervalMs ? now - options.channelIntervalMs : null]);
+    const { rows } = await this.pool.query<OutboxRecord>(CLAIM_OUTBOX, [
+      owner,
+      now,
+      limit,
+      leaseMs,
+      options.channelIntervalMs ? now - options.channelIntervalMs : null,
+    ]);
     return rows.map(toOutboxRow);
   }
 
   async markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
-    return this.settleOutbox('delivered_at = $3, message_ts = COALESCE($4, message_ts)', [
-      id,
-      owner,
-      result.deliveredAt,
-      result.messageTs ?? null,
-    ]);
+    return this.settleOutbox('delivered_at = $3, message_ts = COALESCE($4, message_ts)', [id, owner, result.deliveredAt, result.messageTs ?? null]);
   }
 
   async deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean> {

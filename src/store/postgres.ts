@@ -83,9 +83,7 @@ export class PostgresStore implements VidopsStore {
   async migrate(): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       // Replicas starting together queue here; the first applies the steps, the rest see them.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-        `vidops:migrate:${this.schema ?? ''}`,
-      ]);
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`vidops:migrate:${this.schema ?? ''}`]);
       if (this.schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version    INTEGER PRIMARY KEY,
@@ -97,11 +95,7 @@ export class PostgresStore implements VidopsStore {
       for (const migration of this.migrations) {
         if (applied.has(migration.version)) continue;
         await client.query(migration.sql);
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-          migration.version,
-          migration.name,
-          Date.now(),
-        ]);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
       }
     });
   }
@@ -122,10 +116,7 @@ export class PostgresStore implements VidopsStore {
   }
 
   async getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined> {
-    const { rows } = await this.pool.query<ChannelBindingRow>(
-      'SELECT * FROM channel_bindings WHERE team_id = $1 AND channel_id = $2',
-      [teamId, channelId],
-    );
+    const { rows } = await this.pool.query<ChannelBindingRow>('SELECT * FROM channel_bindings WHERE team_id = $1 AND channel_id = $2', [teamId, channelId]);
     return rows[0] && toChannelBinding(rows[0]);
   }
 
@@ -165,10 +156,7 @@ export class PostgresStore implements VidopsStore {
   }
 
   async getAlias(teamId: string, alias: string): Promise<SessionAlias | undefined> {
-    const { rows } = await this.pool.query<SessionAliasRow>(
-      'SELECT * FROM session_aliases WHERE team_id = $1 AND alias = $2',
-      [teamId, normalizeAlias(alias)],
-    );
+    const { rows } = await this.pool.query<SessionAliasRow>('SELECT * FROM session_aliases WHERE team_id = $1 AND alias = $2', [teamId, normalizeAlias(alias)]);
     return rows[0] && toSessionAlias(rows[0]);
   }
 
@@ -184,10 +172,7 @@ export class PostgresStore implements VidopsStore {
   }
 
   async deleteAlias(teamId: string, alias: string): Promise<boolean> {
-    const result = await this.pool.query('DELETE FROM session_aliases WHERE team_id = $1 AND alias = $2', [
-      teamId,
-      normalizeAlias(alias),
-    ]);
+    const result = await this.pool.query('DELETE FROM session_aliases WHERE team_id = $1 AND alias = $2', [teamId, normalizeAlias(alias)]);
     return (result.rowCount ?? 0) > 0;
   }
 
@@ -228,26 +213,16 @@ export class PostgresStore implements VidopsStore {
       `INSERT INTO audit_log (at, team_id, user_id, channel_id, project_name, command, target, outcome, error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        RETURNING *`,
-      [
-        entry.at,
-        entry.teamId,
-        entry.userId,
-        entry.channelId,
-        entry.projectName,
-        entry.command,
-        entry.target,
-        entry.outcome,
-        entry.error ?? null,
-      ],
+      [entry.at, entry.teamId, entry.userId, entry.channelId, entry.projectName, entry.command, entry.target, entry.outcome, entry.error ?? null],
     );
     return toAuditEntry(rows[0] as AuditRow);
   }
 
   async listAudit(teamId: string, limit?: number): Promise<AuditEntry[]> {
-    const { rows } = await this.pool.query<AuditRow>(
-      'SELECT * FROM audit_log WHERE team_id = $1 ORDER BY at DESC, id DESC LIMIT $2',
-      [teamId, clampLimit(limit, LIST_LIMITS.audit)],
-    );
+    const { rows } = await this.pool.query<AuditRow>('SELECT * FROM audit_log WHERE team_id = $1 ORDER BY at DESC, id DESC LIMIT $2', [
+      teamId,
+      clampLimit(limit, LIST_LIMITS.audit),
+    ]);
     return rows.map(toAuditEntry);
   }
 

@@ -31,11 +31,9 @@ export interface ScheduleRecord {
   cancelled_by: string | null;
 }
 
-const optional = <K extends string, V>(key: K, value: V | null): { [P in K]?: V } =>
-  (value === null ? {} : { [key]: value }) as { [P in K]?: V };
+const optional = <K extends string, V>(key: K, value: V | null): { [P in K]?: V } => (value === null ? {} : { [key]: value }) as { [P in K]?: V };
 
-const optionalNumber = <K extends string>(key: K, value: DbInteger | null): { [P in K]?: number } =>
-  optional(key, value === null ? null : Number(value));
+const optionalNumber = <K extends string>(key: K, value: DbInteger | null): { [P in K]?: number } => optional(key, value === null ? null : Number(value));
 
 export function toSchedule(row: ScheduleRecord): UsageSchedule {
   return {

@@ -73,9 +73,7 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 
   async claimDueSchedules(owner: string, now: number, period: string, limit: number, leaseMs: number): Promise<UsageSchedule[]> {
-    const claim = this.db.transaction(
-      () => this.statement(CLAIM).all({ owner, now, period, limit, lease_until: now + leaseMs }) as ScheduleRecord[],
-    );
+    const claim = this.db.transaction(() => this.statement(CLAIM).all({ owner, now, period, limit, lease_until: now + leaseMs }) as ScheduleRecord[]);
     return claim.immediate().map(toSchedule).sort(byDueThenId);
   }
 

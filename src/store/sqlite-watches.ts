@@ -4,7 +4,18 @@
  * taken by another connection to the same file, and never fails with SQLITE_BUSY_SNAPSHOT.
  */
 import type Database from 'better-sqlite3';
-import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from '../poller/watch';
+import type {
+  CardChange,
+  ClaimOptions,
+  CompletedPoll,
+  NewWatch,
+  OutboxClaimOptions,
+  OutboxRow,
+  PollOutcome,
+  Watch,
+  WatchFilter,
+  WatchStore,
+} from '../poller/watch';
 import {
   pickDueSync,
   toNewOutboxRecord,
@@ -93,8 +104,7 @@ const CLAIM_OUTBOX = `
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 
-const byDueTimeThenId = (a: Watch, b: Watch): number =>
-  a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byDueTimeThenId = (a: Watch, b: Watch): number => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export class SqliteWatchStore implements WatchStore {
   constructor(
@@ -124,7 +134,11 @@ export class SqliteWatchStore implements WatchStore {
     if (limit < 1) return [];
     const rows = this.immediate(() => {
       const page = this.statement(DUE_PAGE);
-      const ids = pickDueSync((cursor, size) => page.all({ now, page: size, after_at: cursor.afterAt, after_id: cursor.afterId }) as DueRow[], limit, options).map((row) => row.id);
+      const ids = pickDueSync(
+        (cursor, size) => page.all({ now, page: size, after_at: cursor.afterAt, after_id: cursor.afterId }) as DueRow[],
+        limit,
+        options,
+      ).map((row) => row.id);
       if (ids.length === 0) return [];
       return this.statement(LEASE_WATCHES).all({ owner, lease_until: now + leaseMs, ids: JSON.stringify(ids) }) as WatchRecord[];
     });
@@ -144,9 +158,7 @@ export class SqliteWatchStore implements WatchStore {
 
   async releaseWatch(watchId: string, owner: string): Promise<boolean> {
     const released = this.immediate(() =>
-      this.statement(
-        'UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?',
-      ).run(watchId, owner),
+      this.statement('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?').run(watchId, owner),
     );
     return released.changes > 0;
   }
@@ -206,10 +218,12 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async markDelivered(id: number, owner: string, result: { deliveredAt: number; messageTs?: string }): Promise<boolean> {
-    return this.settleOutbox(
-      `delivered_at = @delivered_at, message_ts = COALESCE(@message_ts, message_ts)`,
-      { id, owner, delivered_at: result.deliveredAt, message_ts: result.messageTs ?? null },
-    );
+    return this.settleOutbox(`delivered_at = @delivered_at, message_ts = COALESCE(@message_ts, message_ts)`, {
+      id,
+      owner,
+      delivered_at: result.deliveredAt,
+      message_ts: result.messageTs ?? null,
+    });
   }
 
   async deferOutbox(id: number, owner: string, retryAt: number, error: string): Promise<boolean> {

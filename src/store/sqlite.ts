@@ -87,18 +87,11 @@ export class SqliteStore implements VidopsStore {
           name       TEXT    NOT NULL,
           applied_at INTEGER NOT NULL
         )`);
-        const applied = new Set(
-          this.db
-            .prepare('SELECT version FROM schema_migrations')
-            .pluck()
-            .all() as number[],
-        );
+        const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
         for (const migration of this.migrations) {
           if (applied.has(migration.version)) continue;
           this.db.exec(migration.sql);
-          this.db
-            .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-            .run(migration.version, migration.name, Date.now());
+          this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
         }
       })
       .immediate();
@@ -118,9 +111,7 @@ export class SqliteStore implements VidopsStore {
   }
 
   async getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined> {
-    const row = this.statement(
-      'SELECT * FROM channel_bindings WHERE team_id = ? AND channel_id = ?',
-    ).get(teamId, channelId) as ChannelBindingRow | undefined;
+    const row = this.statement('SELECT * FROM channel_bindings WHERE team_id = ? AND channel_id = ?').get(teamId, channelId) as ChannelBindingRow | undefined;
     return row && toChannelBinding(row);
   }
 
@@ -154,21 +145,12 @@ export class SqliteStore implements VidopsStore {
          session_id   = excluded.session_id,
          created_by   = excluded.created_by,
          created_at   = excluded.created_at`,
-    ).run(
-      alias.teamId,
-      normalizeAlias(alias.alias),
-      alias.projectName,
-      alias.sessionId,
-      alias.createdBy,
-      alias.createdAt,
-    );
+    ).run(alias.teamId, normalizeAlias(alias.alias), alias.projectName, alias.sessionId, alias.createdBy, alias.createdAt);
   }
 
   async getAlias(teamId: string, alias: string): Promise<SessionAlias | undefined> {
-    const row = this.statement('SELECT * FROM session_aliases WHERE team_id = ? AND alias = ?').get(
-      teamId,
-      normalizeAlias(alias),
-    ) as SessionAliasRow | undefined;
+    const row = this.statement('SELECT * FROM session_aliases WHERE team_id = ? AND alias = ?').get(teamId, normalizeAlias(alias)) as
+      SessionAliasRow | undefined;
     return row && toSessionAlias(row);
   }
 
@@ -182,10 +164,7 @@ export class SqliteStore implements VidopsStore {
   }
 
   async deleteAlias(teamId: string, alias: string): Promise<boolean> {
-    const result = this.statement('DELETE FROM session_aliases WHERE team_id = ? AND alias = ?').run(
-      teamId,
-      normalizeAlias(alias),
-    );
+    const result = this.statement('DELETE FROM session_aliases WHERE team_id = ? AND alias = ?').run(teamId, normalizeAlias(alias));
     return result.changes > 0;
   }
 
@@ -229,9 +208,10 @@ export class SqliteStore implements VidopsStore {
   }
 
   async listAudit(teamId: string, limit?: number): Promise<AuditEntry[]> {
-    const rows = this.statement(
-      'SELECT * FROM audit_log WHERE team_id = ? ORDER BY at DESC, id DESC LIMIT ?',
-    ).all(teamId, clampLimit(limit, LIST_LIMITS.audit)) as AuditRow[];
+    const rows = this.statement('SELECT * FROM audit_log WHERE team_id = ? ORDER BY at DESC, id DESC LIMIT ?').all(
+      teamId,
+      clampLimit(limit, LIST_LIMITS.audit),
+    ) as AuditRow[];
     return rows.map(toAuditEntry);
   }
 

@@ -1,7 +1,5 @@
 /** Where the store lives, read from DATABASE_URL. Pure, so config validation can use it too. */
-export type StoreLocation =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; connectionString: string };
+export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; connectionString: string };
 
 export const DEFAULT_SQLITE_PATH = './data/vidops.sqlite';
 

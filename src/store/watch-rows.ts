@@ -207,7 +207,11 @@ export interface DueCursor {
  * takes; ranking every due watch per project (a window function) cost tens of milliseconds per
  * claim at 10,000 watches.
  */
-export async function pickDue(readPage: (cursor: DueCursor, size: number) => DueRow[] | Promise<DueRow[]>, limit: number, options: ClaimOptions): Promise<DueRow[]> {
+export async function pickDue(
+  readPage: (cursor: DueCursor, size: number) => DueRow[] | Promise<DueRow[]>,
+  limit: number,
+  options: ClaimOptions,
+): Promise<DueRow[]> {
   const picker = duePicker(limit, options);
   const size = Math.max(64, 2 * limit);
   let cursor: DueCursor = options.after ? { afterAt: options.after.nextPollAt, afterId: options.after.id } : { afterAt: Number.MIN_SAFE_INTEGER, afterId: '' };

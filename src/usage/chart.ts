@@ -105,7 +105,11 @@ export function dailyChartSvg(series: readonly DailyPoint[], options: ChartOptio
   });
 
   const barW = Math.min(56, slot * 0.72);
-  const labelled = sparseLabels(series.map((p) => p.date), slot, mode);
+  const labelled = sparseLabels(
+    series.map((p) => p.date),
+    slot,
+    mode,
+  );
   const showValues = slot >= 30;
   series.forEach((point, i) => {
     const value = values[i]!;

@@ -100,9 +100,7 @@ export interface SessionRow {
   totalConnections: number;
 }
 
-export type TopSessions =
-  | { status: 'ok'; rows: SessionRow[]; sessionCount: number; note: string | null }
-  | { status: 'unavailable'; reason: string };
+export type TopSessions = { status: 'ok'; rows: SessionRow[]; sessionCount: number; note: string | null } | { status: 'unavailable'; reason: string };
 
 export interface Freshness {
   incompleteDays: IsoDate[];

@@ -1,11 +1,5 @@
 /** Fetches what a usage report needs from Insights, in parallel, and builds it. */
-import {
-  collectAll,
-  InsightsError,
-  type CallOptions,
-  type InsightsClient,
-  type SessionSummary,
-} from '../api/insights';
+import { collectAll, InsightsError, type CallOptions, type InsightsClient, type SessionSummary } from '../api/insights';
 import { clipToRetention, type DateRange } from './ranges';
 import { BREAKDOWN_GROUP_BY, buildUsageReport, type BreakdownBy, type SessionsInput, type UsageReport } from './report';
 

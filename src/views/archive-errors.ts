@@ -5,31 +5,14 @@
  * whether the session is already being recorded) and hands it in here; the wording itself is
  * pure. Never a stack, a raw body or an HTTP path; service text is escaped.
  */
-import {
-  VideoApiError,
-  VideoAuthError,
-  VideoConflictError,
-  VideoNotFoundError,
-  VideoRateLimitError,
-  VideoValidationError,
-} from '../api';
+import { VideoApiError, VideoAuthError, VideoConflictError, VideoNotFoundError, VideoRateLimitError, VideoValidationError } from '../api';
 import { parseErrorBody } from '../api/errors';
 import { code, escapeAndTruncate } from '../slack/mrkdwn';
 import { type SlackMessage, textMessage } from './blocks';
 import { statusLabel } from '../kinds/recording';
 import { uncertainOutcome } from './errors';
 
-export type ArchiveOperation =
-  | 'start'
-  | 'stop'
-  | 'read'
-  | 'list'
-  | 'delete'
-  | 'layout'
-  | 'add-stream'
-  | 'remove-stream'
-  | 'set-storage'
-  | 'clear-storage';
+export type ArchiveOperation = 'start' | 'stop' | 'read' | 'list' | 'delete' | 'layout' | 'add-stream' | 'remove-stream' | 'set-storage' | 'clear-storage';
 
 export interface ArchiveErrorContext {
   operation: ArchiveOperation;

@@ -85,7 +85,11 @@ export function showsStylesheet(form: Pick<StartForm, 'outputMode' | 'layoutType
   return form.outputMode === 'composed' && form.layoutType === 'custom';
 }
 
-function textInput(blockId: string, label: string, opts: { initial?: string; optional?: boolean; hint?: string; placeholder?: string; multiline?: boolean; maxLength?: number }): KnownBlock {
+function textInput(
+  blockId: string,
+  label: string,
+  opts: { initial?: string; optional?: boolean; hint?: string; placeholder?: string; multiline?: boolean; maxLength?: number },
+): KnownBlock {
   return {
     type: 'input',
     block_id: blockId,
@@ -129,7 +133,14 @@ export function recordStartModal(form: StartForm, metadata: StartModalMetadata, 
       ...(shownSession(form.session) ? { initial_option: shownSession(form.session) } : {}),
     },
   });
-  blocks.push(textInput(RECORD_BLOCK.name, 'Name', { initial: form.name, maxLength: 255, placeholder: 'e.g. Weekly review', hint: 'Up to 255 characters; shown on the card and in lists.' }));
+  blocks.push(
+    textInput(RECORD_BLOCK.name, 'Name', {
+      initial: form.name,
+      maxLength: 255,
+      placeholder: 'e.g. Weekly review',
+      hint: 'Up to 255 characters; shown on the card and in lists.',
+    }),
+  );
   blocks.push({
     type: 'input',
     block_id: RECORD_BLOCK.outputMode,

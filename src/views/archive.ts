@@ -63,7 +63,11 @@ export function archiveListMessage(items: readonly ArchiveCardData[], ctx: Archi
   const blocks: KnownBlock[] = [section(`:film_frames: Recordings ${where} — ${range}, newest first`)];
   for (const archive of shown) {
     const target = targetOf(archive, { projectName: ctx.projectName, alias: ctx.alias }, false);
-    const accessory = RUNNING_STATUSES.includes(archive.status) ? stopButton(archive, target) : archive.status === 'available' ? downloadButton(target) : undefined;
+    const accessory = RUNNING_STATUSES.includes(archive.status)
+      ? stopButton(archive, target)
+      : archive.status === 'available'
+        ? downloadButton(target)
+        : undefined;
     blocks.push(section(listLine(archive, ctx.sessionId === undefined), accessory));
   }
   const next = ctx.offset + shown.length;
@@ -91,11 +95,16 @@ export function stopChoiceMessage(items: readonly ArchiveCardData[], s: { projec
 
 /** `/record delete <id>`: what will be deleted, behind Slack's confirm dialog. */
 export function deleteConfirmCard(archive: ArchiveCardData, ctx: { projectName: string }): SlackMessage {
-  const what = archive.status === 'uploaded' ? 'Its record is removed from the video service; the file in your upload target stays.' : 'Its file is removed from the video service for good.';
+  const what =
+    archive.status === 'uploaded'
+      ? 'Its record is removed from the video service; the file in your upload target stays.'
+      : 'Its file is removed from the video service for good.';
   return {
     text: fallbackText(`Delete recording ${escapeMrkdwn(archive.name ?? archive.id)}?`),
     blocks: [
-      section(`:warning: *Delete this recording?* ${archiveTitle(archive)} (${code(archive.id)}, ${statusLabel(archive.status).toLowerCase()}, ${sizeText(archive)}). ${what}`),
+      section(
+        `:warning: *Delete this recording?* ${archiveTitle(archive)} (${code(archive.id)}, ${statusLabel(archive.status).toLowerCase()}, ${sizeText(archive)}). ${what}`,
+      ),
       actions([deleteButton(archive, targetOf(archive, ctx, false)), button({ actionId: ACTION.cancel, text: 'Cancel' })]),
       context(`Project *${escapeAndTruncate(ctx.projectName, 100)}* · only you can see this.`),
     ],
@@ -139,5 +148,8 @@ export function notDownloadableMessage(archive: ArchiveCardData): SlackMessage {
     default:
       why = `is not ready yet (${statusLabel(archive.status).toLowerCase()}); try again once it is available`;
   }
-  return { text: fallbackText(`Recording ${escapeMrkdwn(archive.name ?? archive.id)} cannot be downloaded`), blocks: [section(`:warning: Recording ${which} ${why}.`)] };
+  return {
+    text: fallbackText(`Recording ${escapeMrkdwn(archive.name ?? archive.id)} cannot be downloaded`),
+    blocks: [section(`:warning: Recording ${which} ${why}.`)],
+  };
 }

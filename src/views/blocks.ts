@@ -166,9 +166,7 @@ export function warning(text: string): SlackMessage {
  * mrkdwn too, so `&lt;` must not turn back into a control character.
  */
 export function stripMrkdwn(text: string): string {
-  return text
-    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2')
-    .replace(/[*_~`]/g, '');
+  return text.replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2').replace(/[*_~`]/g, '');
 }
 
 /**

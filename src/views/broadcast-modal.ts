@@ -50,7 +50,11 @@ const HLS_OPTIONS: Record<HlsChoice, PlainTextOption> = {
   'low-latency': option('HLS, low latency', 'low-latency', 'a few seconds behind live'),
 };
 
-function textInput(blockId: string, label: string, opts: { placeholder?: string; hint?: string; multiline?: boolean; maxLength?: number; optional?: boolean } = {}): KnownBlock {
+function textInput(
+  blockId: string,
+  label: string,
+  opts: { placeholder?: string; hint?: string; multiline?: boolean; maxLength?: number; optional?: boolean } = {},
+): KnownBlock {
   return {
     type: 'input',
     block_id: blockId,
@@ -154,7 +158,12 @@ export function broadcastStartModal({ metadata, initialSession }: StartModalInpu
     blocks.push(actions([button({ actionId: ACTION.broadcastAddOutput, text: 'Add an RTMP output', value: String(rows + 1) })], 'broadcast.add_output'));
   }
   blocks.push(
-    staticSelect(BROADCAST_BLOCK.resolution, 'Resolution', RESOLUTIONS.map((r) => option(r, r)), '640x480 (default)'),
+    staticSelect(
+      BROADCAST_BLOCK.resolution,
+      'Resolution',
+      RESOLUTIONS.map((r) => option(r, r)),
+      '640x480 (default)',
+    ),
     staticSelect(
       BROADCAST_BLOCK.layout,
       'Layout',
@@ -169,7 +178,12 @@ export function broadcastStartModal({ metadata, initialSession }: StartModalInpu
       'Same layout',
       'Only with the best-fit layout.',
     ),
-    textInput(BROADCAST_BLOCK.stylesheet, 'Stylesheet', { multiline: true, placeholder: 'stream.focus { width: 100%; height: 100%; }', hint: 'Only with the custom layout, which needs one.', maxLength: 3000 }),
+    textInput(BROADCAST_BLOCK.stylesheet, 'Stylesheet', {
+      multiline: true,
+      placeholder: 'stream.focus { width: 100%; height: 100%; }',
+      hint: 'Only with the custom layout, which needs one.',
+      maxLength: 3000,
+    }),
     numberInput(BROADCAST_BLOCK.maxDuration, 'Maximum duration (minutes)', 1, 600, '1 to 600 minutes; it stops by itself then. Default 240 (4 h).', '240'),
     numberInput(BROADCAST_BLOCK.maxBitrate, 'Maximum bitrate (kbit/s)', 100, 6000, '100 to 6000 kbit/s. Default: the service’s choice.', '2500'),
     {
@@ -183,7 +197,11 @@ export function broadcastStartModal({ metadata, initialSession }: StartModalInpu
         initial_option: option('Everyone publishing', 'auto'),
       },
     },
-    textInput(BROADCAST_BLOCK.tag, 'Tag', { placeholder: 'e.g. main', hint: 'Needed only to run several broadcasts of one session at once: each needs its own tag.', maxLength: 100 }),
+    textInput(BROADCAST_BLOCK.tag, 'Tag', {
+      placeholder: 'e.g. main',
+      hint: 'Needed only to run several broadcasts of one session at once: each needs its own tag.',
+      maxLength: 100,
+    }),
     {
       type: 'input',
       block_id: BROADCAST_BLOCK.media,

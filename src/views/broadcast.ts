@@ -9,7 +9,6 @@ import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, butto
 import { ACTION } from './ids';
 import type { SessionRef } from './notices';
 
-
 /** Broadcasts listed in one message (one block each; a message holds 50). */
 export const MAX_BROADCASTS_IN_LIST = 20;
 
@@ -86,8 +85,17 @@ function notice(icon: string, sentence: string, broadcast: { id: string; session
   return { text: stripMrkdwn(sentence), blocks: [section(`${icon} ${sentence}`), context(footer(broadcast, ctx))] };
 }
 
-export function broadcastStoppedNotice(actor: string, broadcast: { id: string; sessionId: string }, ctx: { projectName: string; alias?: string }): SlackMessage {
-  return notice(':black_square_for_stop:', `${userMention(actor)} stopped broadcast ${code(broadcast.id)} of session ${sessionText(broadcast, ctx)}.`, broadcast, ctx);
+export function broadcastStoppedNotice(
+  actor: string,
+  broadcast: { id: string; sessionId: string },
+  ctx: { projectName: string; alias?: string },
+): SlackMessage {
+  return notice(
+    ':black_square_for_stop:',
+    `${userMention(actor)} stopped broadcast ${code(broadcast.id)} of session ${sessionText(broadcast, ctx)}.`,
+    broadcast,
+    ctx,
+  );
 }
 
 export function broadcastLayoutNotice(
@@ -98,7 +106,12 @@ export function broadcastLayoutNotice(
 ): SlackMessage {
   const share = layout.screenshareType ? ` (while someone shares a screen: *${escapeMrkdwn(layout.screenshareType)}*)` : '';
   const css = layout.stylesheet ? ' with a custom stylesheet' : '';
-  return notice(':frame_with_picture:', `${userMention(actor)} changed the layout of broadcast ${code(broadcast.id)} to *${escapeMrkdwn(layout.type)}*${share}${css}.`, broadcast, ctx);
+  return notice(
+    ':frame_with_picture:',
+    `${userMention(actor)} changed the layout of broadcast ${code(broadcast.id)} to *${escapeMrkdwn(layout.type)}*${share}${css}.`,
+    broadcast,
+    ctx,
+  );
 }
 
 export function broadcastStreamNotice(

@@ -22,7 +22,10 @@ export function aliasSetNotice(actor: string, alias: SessionAlias, previous?: Se
 }
 
 export function aliasRemovedNotice(actor: string, alias: SessionAlias): SlackMessage {
-  return simple(`:label: ${userMention(actor)} removed the alias ${code(alias.alias)} (session ${code(alias.sessionId)}).`, `Project ${project(alias.projectName)}`);
+  return simple(
+    `:label: ${userMention(actor)} removed the alias ${code(alias.alias)} (session ${code(alias.sessionId)}).`,
+    `Project ${project(alias.projectName)}`,
+  );
 }
 
 export function aliasesMessage(aliases: readonly SessionAlias[]): SlackMessage {

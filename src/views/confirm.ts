@@ -21,7 +21,8 @@ export function muteAllConfirmCard(s: SessionRef, excluded: readonly string[], p
       : publishing === 0
         ? 'Nobody is publishing yet, but everyone who starts'
         : `${publishing === 1 ? '1 stream' : `${publishing} streams`} publishing (and everyone who starts later)`;
-  const except = excluded.length > 0 ? ` except ${excluded.slice(0, 10).map(code).join(', ')}${excluded.length > 10 ? ` and ${excluded.length - 10} more` : ''}` : '';
+  const except =
+    excluded.length > 0 ? ` except ${excluded.slice(0, 10).map(code).join(', ')}${excluded.length > 10 ? ` and ${excluded.length - 10} more` : ''}` : '';
   const text = `${who} in session ${sessionText(s)} will be muted${except}, until someone runs \`/unmute-all\`.`;
   const value = encodeValue({ ...sessionTarget(s), x: excluded });
   return {

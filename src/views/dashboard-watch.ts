@@ -34,7 +34,10 @@ export function alreadyWatchingMessage(scope: WatchScope): SlackMessage {
 export function unwatchNotice(actor: string, scope: Pick<WatchScope, 'projectName' | 'sessionId'>, following: number): SlackMessage {
   const stopped = following > 0 ? `, and stopped following the ${following} resource${following === 1 ? '' : 's'} it had announced` : '';
   const text = `:no_bell: ${userMention(actor)} stopped watching ${watchScope(scope)}${stopped}.`;
-  return { text: `${userMention(actor)} stopped watching ${plainScope(scope)}${stopped}.`, blocks: [section(text), context(`Project ${project(scope.projectName)}`)] };
+  return {
+    text: `${userMention(actor)} stopped watching ${plainScope(scope)}${stopped}.`,
+    blocks: [section(text), context(`Project ${project(scope.projectName)}`)],
+  };
 }
 
 export function notWatchingMessage(scope: Pick<WatchScope, 'projectName' | 'sessionId'>): SlackMessage {
@@ -45,9 +48,13 @@ export function notWatchingMessage(scope: Pick<WatchScope, 'projectName' | 'sess
 /** `/video watches`: everything the channel is watching, as on the dashboard (message: 50 blocks at most). */
 export function watchesMessage(watches: readonly Watch[], now: number): SlackMessage {
   if (watches.length === 0) {
-    const text = 'This channel watches nothing right now. What is started from Slack is followed in its card’s thread; `/video watch [session|all]` follows what starts elsewhere.';
+    const text =
+      'This channel watches nothing right now. What is started from Slack is followed in its card’s thread; `/video watch [session|all]` follows what starts elsewhere.';
     return { text, blocks: [section(text)] };
   }
   const blocks = dashboardBlocks({ watches, now, maxBlocks: 45 }).slice(1);
-  return { text: `This channel watches ${watches.length} thing${watches.length === 1 ? '' : 's'}.`, blocks: [section('*This channel is watching*'), ...blocks] };
+  return {
+    text: `This channel watches ${watches.length} thing${watches.length === 1 ? '' : 's'}.`,
+    blocks: [section('*This channel is watching*'), ...blocks],
+  };
 }

@@ -33,7 +33,6 @@ export interface WatchSummary {
   facts: string[];
 }
 
-
 const STATUS_ICONS: Record<string, string> = {
   started: ':red_circle:',
   live: ':red_circle:',
@@ -146,7 +145,11 @@ export function dashboardBlocks(data: DashboardData): KnownBlock[] {
   const maxBlocks = data.maxBlocks ?? 60;
   const blocks: KnownBlock[] = [header('Watching now')];
   if (data.watches.length === 0) {
-    blocks.push(section('Nothing is being watched. Recordings, broadcasts, composers, captions and calls started from Slack appear here; `/video watch` follows what starts elsewhere.'));
+    blocks.push(
+      section(
+        'Nothing is being watched. Recordings, broadcasts, composers, captions and calls started from Slack appear here; `/video watch` follows what starts elsewhere.',
+      ),
+    );
     return blocks;
   }
   for (const kind of DASHBOARD_KINDS) {
@@ -171,7 +174,8 @@ export function dashboardBlocks(data: DashboardData): KnownBlock[] {
     }
     let listed = lines.join('\n');
     if (shown < group.length) listed += `${listed ? '\n' : ''}_and ${group.length - shown} more_`;
-    if (listed) blocks.push(section(listed.length > LIMITS.sectionText ? listed.slice(0, listed.lastIndexOf('\n', LIMITS.sectionText - 20)) + '\n_and more_' : listed));
+    if (listed)
+      blocks.push(section(listed.length > LIMITS.sectionText ? listed.slice(0, listed.lastIndexOf('\n', LIMITS.sectionText - 20)) + '\n_and more_' : listed));
   }
   blocks.push(context(`Updated <!date^${Math.floor(data.now / 1000)}^{date_short_pretty} {time}|just now>.`));
   return blocks.slice(0, maxBlocks);

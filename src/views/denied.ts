@@ -23,7 +23,5 @@ export function deniedMessage(denial: Denial): SlackMessage {
     denial.uncheckedGroups && denial.uncheckedGroups.length > 0
       ? ' Some of your user groups could not be checked just now; if one of them grants the role, try again in a minute.'
       : '';
-  return textMessage(
-    `:no_entry: \`${denial.what}\` needs the ${denial.required} role; you are ${roleWithArticle(denial.actual)}. ${ask}${unchecked}`,
-  );
+  return textMessage(`:no_entry: \`${denial.what}\` needs the ${denial.required} role; you are ${roleWithArticle(denial.actual)}. ${ask}${unchecked}`);
 }

@@ -47,7 +47,8 @@ export interface ErrorContext {
   resourceId?: string;
 }
 
-const ROUTED_ONLY = 'this session is relayed; recording, broadcast, SIP and audio need a routed session (create one with `/session create` without `--relayed`)';
+const ROUTED_ONLY =
+  'this session is relayed; recording, broadcast, SIP and audio need a routed session (create one with `/session create` without `--relayed`)';
 
 function serviceMessage(err: VideoApiError): string | undefined {
   const parsed = err.raw ? parseErrorBody(err.raw).message : undefined;
@@ -110,18 +111,22 @@ function featureError(err: VideoApiError, ctx: ErrorContext): string | undefined
       if (status === 409) return `Captions are already running for ${sessionLabel(ctx)} (one per session); stop them with \`/captions stop\`.`;
       return undefined;
     case 'captions-stop':
-      if (status === 404) return `Captions${id} are not running (they ended already, or the ID is wrong); nothing was stopped. \`/captions start\` starts them again.`;
+      if (status === 404)
+        return `Captions${id} are not running (they ended already, or the ID is wrong); nothing was stopped. \`/captions start\` starts them again.`;
       return undefined;
     case 'render-start':
-      if (status === 400 && serviceCode === 50008) return `${capitalize(sessionLabel(ctx))} is not a session of ${projectLabel(ctx)}; check the ID or alias (\`/video use\` shows this channel's session).`;
-      if (status === 400 && serviceCode !== undefined && RENDER_400[serviceCode]) return `The video service did not start the page: ${RENDER_400[serviceCode]}.`;
+      if (status === 400 && serviceCode === 50008)
+        return `${capitalize(sessionLabel(ctx))} is not a session of ${projectLabel(ctx)}; check the ID or alias (\`/video use\` shows this channel's session).`;
+      if (status === 400 && serviceCode !== undefined && RENDER_400[serviceCode])
+        return `The video service did not start the page: ${RENDER_400[serviceCode]}.`;
       if (status === 403 && serviceCode !== undefined && RENDER_TOKEN_403[serviceCode]) {
         return `The video service refused the participant token vidops made for the page (${RENDER_TOKEN_403[serviceCode]}); nothing was started. Try again; if it keeps failing, ask an admin to check the API secret of ${projectLabel(ctx)} and the server clock.`;
       }
       return undefined;
     case 'render-read':
     case 'render-stop':
-      if (status === 404) return `Composer${id} was not found in ${projectLabel(ctx)}${ctx.operation === 'render-stop' ? ' or has already stopped' : ''}; \`/render list\` shows the composers.`;
+      if (status === 404)
+        return `Composer${id} was not found in ${projectLabel(ctx)}${ctx.operation === 'render-stop' ? ' or has already stopped' : ''}; \`/render list\` shows the composers.`;
       return undefined;
     case 'dial':
     case 'audio-connect':
@@ -129,7 +134,8 @@ function featureError(err: VideoApiError, ctx: ErrorContext): string | undefined
       if (status === 409) return capitalize(ROUTED_ONLY) + '.';
       return undefined;
     case 'dtmf':
-      if (status === 404 && ctx.connectionId) return `Connection ${code(ctx.connectionId)} is not connected to ${sessionLabel(ctx)} (the call may have ended); no tones were sent.`;
+      if (status === 404 && ctx.connectionId)
+        return `Connection ${code(ctx.connectionId)} is not connected to ${sessionLabel(ctx)} (the call may have ended); no tones were sent.`;
       return undefined;
     case 'hang-up':
       if (status === 404) return `The call (connection ${code(ctx.connectionId ?? '?')}) has already ended; there is nothing to hang up.`;
@@ -176,13 +182,17 @@ export function uncertainOutcome(err: unknown, checkWith: string): string | unde
   const unreadable = !lost && err.status !== undefined && err.status >= 200 && err.status < 300;
   if (!lost && !unreadable) return undefined;
   if (mayHaveTakenEffect(err)) {
-    if (unreadable) return `The video service accepted the request but its answer could not be read, so the change was probably made. Check with ${checkWith} before trying again.`;
+    if (unreadable)
+      return `The video service accepted the request but its answer could not be read, so the change was probably made. Check with ${checkWith} before trying again.`;
     const what = err instanceof VideoTimeoutError ? 'did not answer in time' : 'dropped the connection before answering';
     return `The video service ${what}, so the change may or may not have been made. Check with ${checkWith}, then try again if needed.`;
   }
-  if (unreadable) return 'The video service sent an answer that could not be read; nothing was changed. Try again in a moment; if it keeps happening, ask an admin to look at the vidops logs.';
-  if (err instanceof VideoTimeoutError && err.method !== undefined) return 'The video service did not answer in time; nothing was changed. Try again in a moment.';
-  if (err instanceof VideoTimeoutError) return `The video service did not answer in time, so the change may or may not have been made. Check with ${checkWith}, then try again if needed.`;
+  if (unreadable)
+    return 'The video service sent an answer that could not be read; nothing was changed. Try again in a moment; if it keeps happening, ask an admin to look at the vidops logs.';
+  if (err instanceof VideoTimeoutError && err.method !== undefined)
+    return 'The video service did not answer in time; nothing was changed. Try again in a moment.';
+  if (err instanceof VideoTimeoutError)
+    return `The video service did not answer in time, so the change may or may not have been made. Check with ${checkWith}, then try again if needed.`;
   return 'The video service could not be reached; nothing was changed. Try again in a moment.';
 }
 

@@ -65,9 +65,7 @@ export function signalNotice(actor: string, s: SessionRef, signal: { type: strin
 }
 
 export function layoutClassesNotice(actor: string, s: SessionRef, changes: readonly { id: string; layoutClassList: readonly string[] }[]): SlackMessage {
-  const lines = changes
-    .slice(0, 20)
-    .map((c) => `• ${code(c.id)} → ${c.layoutClassList.length > 0 ? c.layoutClassList.map(code).join(' ') : '_no classes_'}`);
+  const lines = changes.slice(0, 20).map((c) => `• ${code(c.id)} → ${c.layoutClassList.length > 0 ? c.layoutClassList.map(code).join(' ') : '_no classes_'}`);
   if (changes.length > 20) lines.push(`… and ${changes.length - 20} more`);
   const count = changes.length === 1 ? '1 stream' : `${changes.length} streams`;
   return notice(':art:', `${userMention(actor)} changed the layout classes of ${count} in ${sessionText(s)}.`, s, lines.join('\n'));
@@ -81,9 +79,7 @@ export interface CreatedSession extends SessionRef {
 }
 
 export function sessionCreatedNotice(actor: string, s: CreatedSession): SlackMessage {
-  const traits = [s.mediaMode, s.archiveAlways ? 'archived automatically' : undefined, s.e2ee ? 'end-to-end encrypted' : undefined]
-    .filter(Boolean)
-    .join(', ');
+  const traits = [s.mediaMode, s.archiveAlways ? 'archived automatically' : undefined, s.e2ee ? 'end-to-end encrypted' : undefined].filter(Boolean).join(', ');
   const lines = [`Session ID: ${code(s.sessionId)}`];
   if (s.alias) lines.push(`Alias: ${code(s.alias)} (use it in place of the ID)`);
   if (s.boundToChannel) lines.push('It is now this channel’s default session.');

@@ -120,7 +120,10 @@ export interface CardOptions {
 }
 
 function suspendButton(details: ProjectDetails, usedBy: readonly string[]): Button {
-  const warn = usedBy.length > 0 ? ` vidops uses it as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}: those commands fail until it is active again.` : '';
+  const warn =
+    usedBy.length > 0
+      ? ` vidops uses it as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}: those commands fail until it is active again.`
+      : '';
   return button({
     actionId: ACTION.adminSuspendProject,
     text: 'Suspend',
@@ -236,7 +239,10 @@ export function createConfirmCard(name: string | undefined, storedAs: string): S
 
 export function statusConfirmCard(details: ProjectDetails, status: ProjectStatus, usedBy: readonly string[]): SlackMessage {
   if (status === 'SUSPENDED') {
-    const warn = usedBy.length > 0 ? `\n:warning: vidops uses this project as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}; its commands fail while it is suspended.` : '';
+    const warn =
+      usedBy.length > 0
+        ? `\n:warning: vidops uses this project as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}; its commands fail while it is suspended.`
+        : '';
     return confirmCard(
       `Suspend project ${plainProjectText(details)}?`,
       `:double_vertical_bar: *Suspend project ${projectText(details)}?* Its API key, and sessions created with it, cannot be used until it is activated again.${warn}`,
@@ -251,7 +257,10 @@ export function statusConfirmCard(details: ProjectDetails, status: ProjectStatus
 }
 
 export function deleteConfirmCard(details: ProjectDetails, usedBy: readonly string[]): SlackMessage {
-  const warn = usedBy.length > 0 ? `\n:warning: vidops uses this project as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}; remove it from the projects file as well.` : '';
+  const warn =
+    usedBy.length > 0
+      ? `\n:warning: vidops uses this project as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}; remove it from the projects file as well.`
+      : '';
   return confirmCard(
     `Delete project ${plainProjectText(details)}?`,
     `:wastebasket: *Delete project ${projectText(details)}?* This cannot be undone: its API key, sessions and data go with it.${warn}`,
@@ -282,13 +291,21 @@ function notice(icon: string, sentence: string, extra?: string): SlackMessage {
 }
 
 export function projectCreatedNotice(actor: string, details: ProjectDetails): SlackMessage {
-  return notice(':sparkles:', `${userMention(actor)} created project ${projectText(details)}.`, 'It can take up to a minute before the new project can be used.');
+  return notice(
+    ':sparkles:',
+    `${userMention(actor)} created project ${projectText(details)}.`,
+    'It can take up to a minute before the new project can be used.',
+  );
 }
 
 export function projectStatusNotice(actor: string, details: ProjectDetails, status: ProjectStatus, usedBy: readonly string[]): SlackMessage {
   const used = usedByText(usedBy);
   if (status === 'SUSPENDED') {
-    return notice(':double_vertical_bar:', `${userMention(actor)} suspended project ${projectText(details)}.`, `Its API key and sessions cannot be used until it is activated.${used ? ` It is ${used}.` : ''}`);
+    return notice(
+      ':double_vertical_bar:',
+      `${userMention(actor)} suspended project ${projectText(details)}.`,
+      `Its API key and sessions cannot be used until it is activated.${used ? ` It is ${used}.` : ''}`,
+    );
   }
   return notice(':arrow_forward:', `${userMention(actor)} activated project ${projectText(details)}.`, used ? `It is ${used}.` : undefined);
 }
@@ -326,7 +343,9 @@ export function projectCreatedReply(details: ProjectDetails, storedAs: string): 
   return {
     text: `Project created: API key ${details.apiKey}`,
     blocks: [
-      section(`:white_check_mark: Project ${projectText(details)} was created. Its API key is ${code(details.apiKey)}; it can take up to a minute before it can be used.`),
+      section(
+        `:white_check_mark: Project ${projectText(details)} was created. Its API key is ${code(details.apiKey)}; it can take up to a minute before it can be used.`,
+      ),
       section(
         `:lock: Its secret was *not shown* here. vidops stored it encrypted as ${code(storedAs)}. To let vidops use the project, an operator on the vidops host runs \`${escapeMrkdwn(retrieve)}\` and adds the printed entry to the projects file (VIDOPS_PROJECTS_FILE), like ${code(projectsFileEntry(details.apiKey, details.name))}, then restarts vidops.`,
       ),

@@ -15,7 +15,6 @@ import { type RenderView, detailFields, isRenderRunning, pageText, renderStatusT
 export const RenderTargetSchema = SessionTargetSchema.extend({ i: z.string().min(1) });
 export type RenderTarget = z.output<typeof RenderTargetSchema>;
 
-
 /** Composers shown in one `/render list` answer. */
 export const MAX_RENDERS_LISTED = 20;
 
@@ -28,7 +27,11 @@ export function renderDetails(projectName: string, render: RenderView): SlackMes
     detailFields(render),
   ];
   if (isRenderRunning(render.status)) blocks.push(actions([renderStopButton(s, render)]));
-  blocks.push(context(`Project *${escapeAndTruncate(projectName, 100)}* · started <!date^${Math.floor(render.createdAt / 1000)}^{date_short_pretty} {time}|${new Date(render.createdAt).toISOString()}>`));
+  blocks.push(
+    context(
+      `Project *${escapeAndTruncate(projectName, 100)}* · started <!date^${Math.floor(render.createdAt / 1000)}^{date_short_pretty} {time}|${new Date(render.createdAt).toISOString()}>`,
+    ),
+  );
   return { text: `Composer ${escapeMrkdwn(render.id)}: ${render.status}`, blocks };
 }
 

@@ -108,7 +108,14 @@ export function storageModal(form: StorageForm, metadata: StorageModalMetadata, 
     blocks.push(field(RECORD_BLOCK.accountName, 'Account name', { placeholder: 'acmestorage', initial: form.accountName }));
     blocks.push(field(RECORD_BLOCK.accountKey, 'Account key', { hint: SECRET_HINT }));
     blocks.push(field(RECORD_BLOCK.container, 'Container', { placeholder: 'meeting-recordings', initial: form.container }));
-    blocks.push(field(RECORD_BLOCK.domain, 'Domain', { optional: true, initial: form.domain, placeholder: 'acmestorage.blob.example.net', hint: 'The container’s domain, if not the default one.' }));
+    blocks.push(
+      field(RECORD_BLOCK.domain, 'Domain', {
+        optional: true,
+        initial: form.domain,
+        placeholder: 'acmestorage.blob.example.net',
+        hint: 'The container’s domain, if not the default one.',
+      }),
+    );
   }
   blocks.push({
     type: 'input',
@@ -179,14 +186,22 @@ export function storageClearConfirmCard(projectName: string): SlackMessage {
   return {
     text: fallbackText(`Remove the recording upload target of project ${escapeMrkdwn(projectName)}?`),
     blocks: [
-      section(`:warning: *Remove the recording upload target of project ${project}?* Recordings completed afterwards stay in the video service instead; files already uploaded are not touched.`),
+      section(
+        `:warning: *Remove the recording upload target of project ${project}?* Recordings completed afterwards stay in the video service instead; files already uploaded are not touched.`,
+      ),
       actions([
         button({
           actionId: RECORD_ACTION.clearStorage,
           text: 'Remove target',
           style: 'danger',
           value: encodeValue(value),
-          confirm: { title: 'Remove the upload target?', text: `Project ${project} will stop uploading recordings.`, confirm: 'Remove', deny: 'Cancel', danger: true },
+          confirm: {
+            title: 'Remove the upload target?',
+            text: `Project ${project} will stop uploading recordings.`,
+            confirm: 'Remove',
+            deny: 'Cancel',
+            danger: true,
+          },
         }),
         button({ actionId: ACTION.cancel, text: 'Cancel' }),
       ]),

@@ -34,7 +34,7 @@ function classesText(classes: readonly string[]): string {
 
 function streamText(stream: StreamRow): string {
   const name = stream.name ? `*${escapeAndTruncate(stream.name, 200)}*` : '_unnamed_';
-  const type = stream.videoType ? VIDEO_TYPE_LABEL[stream.videoType] ?? escapeAndTruncate(stream.videoType, 40) : 'unknown type';
+  const type = stream.videoType ? (VIDEO_TYPE_LABEL[stream.videoType] ?? escapeAndTruncate(stream.videoType, 40)) : 'unknown type';
   return `${name} · ${type}\n${code(stream.id)}\nLayout classes: ${classesText(stream.layoutClassList)}`;
 }
 

@@ -35,7 +35,8 @@ function scheduleLine(s: UsageSchedule): string {
     `Next: ${slackTime(s.nextDueAt)} · set up by ${userMention(s.createdBy)}`,
   ];
   if (s.lastDeliveredAt !== undefined && s.lastPeriod) lines.push(`Last sent ${slackTime(s.lastDeliveredAt)} (week of ${s.lastPeriod})`);
-  if (s.lastError) lines.push(`:warning: Last attempt failed${s.failures > 0 ? ` (${s.failures} in a row; retrying)` : ''}: ${escapeAndTruncate(s.lastError, 300)}`);
+  if (s.lastError)
+    lines.push(`:warning: Last attempt failed${s.failures > 0 ? ` (${s.failures} in a row; retrying)` : ''}: ${escapeAndTruncate(s.lastError, 300)}`);
   return lines.join('\n');
 }
 
@@ -43,7 +44,9 @@ export function scheduleListMessage(schedules: readonly UsageSchedule[]): SlackM
   if (schedules.length === 0) {
     return {
       text: 'No weekly usage reports are scheduled.',
-      blocks: [section('No weekly usage reports are scheduled. `/usage schedule weekly` sets one up in this channel (Monday 09:00 Pacific unless you say otherwise).')],
+      blocks: [
+        section('No weekly usage reports are scheduled. `/usage schedule weekly` sets one up in this channel (Monday 09:00 Pacific unless you say otherwise).'),
+      ],
     };
   }
   const blocks: KnownBlock[] = [header('Weekly usage reports')];

@@ -28,7 +28,9 @@ export function topSessionsMessage(top: Extract<TopSessions, { status: 'ok' }>, 
   const count = top.sessionCount === 1 ? '1 session' : `${top.sessionCount.toLocaleString('en-US')} sessions`;
   const notes = [`${count} had a meeting in this range.`, ...(top.note ? [escapeMrkdwn(top.note)] : []), LATENCY_NOTE, fetchedLine(ctx)];
   blocks.push(context(notes.join(' ')));
-  blocks.push(context(`${ctx.askedBy ? `Asked by ${userMention(ctx.askedBy)} · ` : ''}\`/usage session <id>\` shows a session’s meetings, publishers and bitrates`));
+  blocks.push(
+    context(`${ctx.askedBy ? `Asked by ${userMention(ctx.askedBy)} · ` : ''}\`/usage session <id>\` shows a session’s meetings, publishers and bitrates`),
+  );
   const first = top.rows[0];
   const text = first
     ? `Top sessions ${range.label} (${ctx.projectName}): ${first.sessionId} with ${formatMinutes(first.participantMinutes)}`
@@ -82,7 +84,9 @@ export function sessionDetailMessage(session: Session, ctx: ReportContext, sizes
   const total = session.meetings.totalCount ?? meetings.length;
   const blocks: KnownBlock[] = [
     header('Session usage'),
-    section(`${code(session.sessionId)} · project *${escapeAndTruncate(ctx.projectName, 100)}* · ${total === 1 ? '1 meeting' : `${total} meetings`}${total > meetings.length ? ` (the first ${meetings.length} shown)` : ''}`),
+    section(
+      `${code(session.sessionId)} · project *${escapeAndTruncate(ctx.projectName, 100)}* · ${total === 1 ? '1 meeting' : `${total} meetings`}${total > meetings.length ? ` (the first ${meetings.length} shown)` : ''}`,
+    ),
   ];
   if (meetings.length === 0) blocks.push(section('Insights has no meeting of this session yet.'));
   // Two blocks stay for the notes.

@@ -3,14 +3,7 @@
  * faults, and automatic transitions driven by the emulator clock.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type VideoApiError,
-  VideoAuthError,
-  VideoClient,
-  VideoConnectionError,
-  VideoRateLimitError,
-  VideoTimeoutError,
-} from '../../src/api';
+import { type VideoApiError, VideoAuthError, VideoClient, VideoConnectionError, VideoRateLimitError, VideoTimeoutError } from '../../src/api';
 import { EmulatorWorld } from './support/emulator-world';
 
 let world: EmulatorWorld;

@@ -173,7 +173,16 @@ describe('archives', () => {
   test('start, get, list, stop', async () => {
     const { sessionId } = world.session();
     const archive = await client.archives.start({ sessionId, name: 'Standup', resolution: '1280x720' });
-    expect(archive).toMatchObject({ sessionId, status: 'started', name: 'Standup', resolution: '1280x720', duration: 0, size: 0, url: null, projectId: world.apiKey });
+    expect(archive).toMatchObject({
+      sessionId,
+      status: 'started',
+      name: 'Standup',
+      resolution: '1280x720',
+      duration: 0,
+      size: 0,
+      url: null,
+      projectId: world.apiKey,
+    });
     await expect(client.archives.get(archive.id)).resolves.toMatchObject({ id: archive.id, status: 'started' });
     const listed = await client.archives.list({ sessionId, count: 10 });
     expect(listed.items.map((a) => a.id)).toEqual([archive.id]);
@@ -331,10 +340,19 @@ describe('broadcasts', () => {
 
   test('start (HLS + RTMP), get, list, stop', async () => {
     const { sessionId } = world.session();
-    const started = await client.broadcasts.start({ sessionId, outputs: { hls: { lowLatency: true }, rtmp }, maxDuration: 3600, maxBitrate: 2_000_000, resolution: '1280x720' });
+    const started = await client.broadcasts.start({
+      sessionId,
+      outputs: { hls: { lowLatency: true }, rtmp },
+      maxDuration: 3600,
+      maxBitrate: 2_000_000,
+      resolution: '1280x720',
+    });
     expect(started).toMatchObject({ sessionId, status: 'started', resolution: '1280x720', projectId: world.apiKey });
     expect(started.broadcastUrls?.hlsStatus).toBe('connecting');
-    expect(started.broadcastUrls?.rtmp.map((o) => [o.id, o.status])).toEqual([['yt', 'connecting'], ['tw', 'connecting']]);
+    expect(started.broadcastUrls?.rtmp.map((o) => [o.id, o.status])).toEqual([
+      ['yt', 'connecting'],
+      ['tw', 'connecting'],
+    ]);
     expect(started.createdAt).toBeGreaterThan(1e12);
 
     const fetched = await client.broadcasts.get(started.id);
@@ -394,7 +412,10 @@ describe('captions', () => {
     await client.captions.stop(captionsId);
     expect(world.control.getCaptions(world.apiKey, captionsId).status).toBe('stopped');
     expect(await failure(client.captions.stop(MISSING_ID))).toBeInstanceOf(VideoNotFoundError);
-    expect((await rawError('POST', world.path('captions'), { sessionId, token: await client.tokens.client({ sessionId, role: 'moderator' }), maxDuration: 299 })).status).toBe(400);
+    expect(
+      (await rawError('POST', world.path('captions'), { sessionId, token: await client.tokens.client({ sessionId, role: 'moderator' }), maxDuration: 299 }))
+        .status,
+    ).toBe(400);
   });
 
   test('a publisher token is refused: locally, and by the service', async () => {
@@ -430,7 +451,10 @@ describe('composed web-page streams (render)', () => {
     expect(await start({ maxDuration: 59 })).toMatchObject({ status: 400, code: 50005 });
     expect(await start({ resolution: '1x1' })).toMatchObject({ status: 400, code: 50006 });
     expect(await start({ properties: { name: '' } })).toMatchObject({ status: 400, code: 50007 });
-    expect(await rawError('POST', world.path('render'), { sessionId: 'bad', token, url: 'https://example.com/board' })).toMatchObject({ status: 400, code: 50008 });
+    expect(await rawError('POST', world.path('render'), { sessionId: 'bad', token, url: 'https://example.com/board' })).toMatchObject({
+      status: 400,
+      code: 50008,
+    });
   });
 
   test('403 codes: 10001 garbage token, 10007 other session, 10012 expired token', async () => {
@@ -440,9 +464,21 @@ describe('composed web-page streams (render)', () => {
     expect(garbage).toMatchObject({ status: 403, code: 10001 });
     expect(garbage.message).toContain('10001');
     const otherToken = await client.tokens.client({ sessionId: other.sessionId, role: 'publisher' });
-    expect(await rawError('POST', world.path('render'), { sessionId, token: otherToken, url: 'https://example.com/board' })).toMatchObject({ status: 403, code: 10007 });
+    expect(await rawError('POST', world.path('render'), { sessionId, token: otherToken, url: 'https://example.com/board' })).toMatchObject({
+      status: 403,
+      code: 10007,
+    });
     const iat = Math.floor(Date.now() / 1000) - 7200;
-    const expired = await new SignJWT({ iss: world.apiKey, ist: 'project', iat, exp: iat + 60, jti: 'x', scope: 'session.connect', session_id: sessionId, role: 'publisher' })
+    const expired = await new SignJWT({
+      iss: world.apiKey,
+      ist: 'project',
+      iat,
+      exp: iat + 60,
+      jti: 'x',
+      scope: 'session.connect',
+      session_id: sessionId,
+      role: 'publisher',
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode(world.apiSecret));
     expect(await failure(client.render.start({ sessionId, token: expired, url: 'https://example.com/board' }))).toMatchObject({ status: 403, code: 10012 });
@@ -452,13 +488,22 @@ describe('composed web-page streams (render)', () => {
 describe('Audio Connector', () => {
   test('start; 409 relayed; 400 invalid property', async () => {
     const { sessionId, streamId } = world.session();
-    const connection = await client.connect.start({ sessionId, websocket: { uri: 'wss://asr.example.com/in', streams: [streamId], headers: { 'X-Call': '1' }, audioRate: 8000 } });
+    const connection = await client.connect.start({
+      sessionId,
+      websocket: { uri: 'wss://asr.example.com/in', streams: [streamId], headers: { 'X-Call': '1' }, audioRate: 8000 },
+    });
     expect(world.control.getAudioConnection(world.apiKey, connection.id)).toMatchObject({ connectionId: connection.connectionId });
     const relayed = world.session({ mediaMode: 'relayed' });
-    expect(await failure(client.connect.start({ sessionId: relayed.sessionId, websocket: { uri: 'wss://asr.example.com/in' } }))).toBeInstanceOf(VideoConflictError);
+    expect(await failure(client.connect.start({ sessionId: relayed.sessionId, websocket: { uri: 'wss://asr.example.com/in' } }))).toBeInstanceOf(
+      VideoConflictError,
+    );
     const token = await client.tokens.client({ sessionId, role: 'publisher' });
-    expect((await rawError('POST', world.path('connect'), { sessionId, token, websocket: { uri: 'wss://asr.example.com/in', audioRate: 44100 } })).status).toBe(400);
-    expect((await rawError('POST', world.path('connect'), { sessionId, token, websocket: { uri: 'wss://a.example', headers: { h: 'v'.repeat(600) } } })).status).toBe(400);
+    expect((await rawError('POST', world.path('connect'), { sessionId, token, websocket: { uri: 'wss://asr.example.com/in', audioRate: 44100 } })).status).toBe(
+      400,
+    );
+    expect(
+      (await rawError('POST', world.path('connect'), { sessionId, token, websocket: { uri: 'wss://a.example', headers: { h: 'v'.repeat(600) } } })).status,
+    ).toBe(400);
   });
 });
 
@@ -497,6 +542,15 @@ describe('projects (account credentials)', () => {
     expect(await failure(world.client({ accountApiSecret: 'wrong-account-secret' }).projects.list())).toBeInstanceOf(VideoAuthError);
     const projectAsAccount = world.client({ accountApiKey: world.apiKey, accountApiSecret: world.apiSecret });
     expect(await failure(projectAsAccount.projects.list())).toBeInstanceOf(VideoAuthError);
-    expect((await rawError('PUT', `/v2/project/${world.apiKey}`, { status: 'PAUSED' }, await world.token({ iss: world.control.account.key, ist: 'account' }, world.control.account.secret))).status).toBe(400);
+    expect(
+      (
+        await rawError(
+          'PUT',
+          `/v2/project/${world.apiKey}`,
+          { status: 'PAUSED' },
+          await world.token({ iss: world.control.account.key, ist: 'account' }, world.control.account.secret),
+        )
+      ).status,
+    ).toBe(400);
   });
 });

@@ -40,7 +40,12 @@ const listParserFor: Record<string, ResponseParser<{ items: object[] }>> = {
   'broadcast.list': parseBroadcastList,
   'render.list': parseRenderList,
 };
-const readAll = (parse: ResponseParser<{ items: object[] }>, body: string) => parse(body, 'application/json', responseContext('GET', '/v2/project/k/list', 200, () => [])).items.map((item) => ({ ...item }));
+const readAll = (parse: ResponseParser<{ items: object[] }>, body: string) =>
+  parse(
+    body,
+    'application/json',
+    responseContext('GET', '/v2/project/k/list', 200, () => []),
+  ).items.map((item) => ({ ...item }));
 
 const files = readdirSync(FIXTURES).filter((f) => f !== 'INDEX.json' && f !== 'INDEX.md');
 const operationOf = (file: string) => file.split('.').slice(0, 2).join('.');
@@ -117,7 +122,10 @@ describe('quirks are normalised', () => {
     const stopped = parse(broadcastSchema, 'broadcast.stop.ruby.json');
     expect(stopped.broadcastUrls).toBeNull();
     expect(stopped.createdAt).toBe(1538162113387);
-    const inSeconds = parseJson(broadcastSchema, JSON.stringify({ ...JSON.parse(read('broadcast.stop.ruby.json')), createdAt: 1538162113, updatedAt: 1538162114 }));
+    const inSeconds = parseJson(
+      broadcastSchema,
+      JSON.stringify({ ...JSON.parse(read('broadcast.stop.ruby.json')), createdAt: 1538162113, updatedAt: 1538162114 }),
+    );
     expect(inSeconds.createdAt).toBe(1538162113000);
     expect(inSeconds.updatedAt).toBe(1538162114000);
   });

@@ -301,7 +301,11 @@ describe('errors and bodies', () => {
   test('upload target echo comes back with keys masked', async () => {
     const service = await fake((req) => ({ body: req.body }));
     const { client } = clientFor(service);
-    const stored = await client.archives.setUploadTarget({ type: 'blobstore', config: { accountName: 'acme', accountKey: 'KEY-123456', container: 'rec' }, fallback: 'none' });
+    const stored = await client.archives.setUploadTarget({
+      type: 'blobstore',
+      config: { accountName: 'acme', accountKey: 'KEY-123456', container: 'rec' },
+      fallback: 'none',
+    });
     expect(stored.config).toEqual({ accountName: 'acme', accountKey: '[redacted]', container: 'rec' });
     expect(JSON.parse(service.requests[0]!.body).config.accountKey).toBe('KEY-123456');
   });
@@ -359,7 +363,18 @@ describe('pooling and paging', () => {
   });
 
   test('listAll stops on an empty page and honours pageSize', async () => {
-    const service = await fake((_req, i) => ({ body: { count: 99, items: i === 0 ? [{ ...ARCHIVE, id: 'x' }, { ...ARCHIVE, id: 'y' }] : [] } }));
+    const service = await fake((_req, i) => ({
+      body: {
+        count: 99,
+        items:
+          i === 0
+            ? [
+                { ...ARCHIVE, id: 'x' },
+                { ...ARCHIVE, id: 'y' },
+              ]
+            : [],
+      },
+    }));
     const { client } = clientFor(service);
     const seen: string[] = [];
     for await (const render of client.broadcasts.listAll({ pageSize: 2 })) seen.push(render.id);

@@ -22,7 +22,15 @@ describe('the Bolt app over HTTP', () => {
     expect(res.ack?.response_type).toBe('ephemeral');
   });
 
-  const fields = { command: '/video', text: 'help', team_id: 'T0TEST', user_id: 'U0MOD', channel_id: 'C0OPS', response_url: 'http://127.0.0.1:9/r', trigger_id: 't' };
+  const fields = {
+    command: '/video',
+    text: 'help',
+    team_id: 'T0TEST',
+    user_id: 'U0MOD',
+    channel_id: 'C0OPS',
+    response_url: 'http://127.0.0.1:9/r',
+    trigger_id: 't',
+  };
 
   it('rejects a request signed with another secret (401)', async () => {
     const res = await t.post(signedSlashCommand('not-the-secret', fields));

@@ -18,14 +18,22 @@ describe('interactive surfaces', () => {
   describe('Mute everyone shortcut', () => {
     it('opens the modal within the trigger window with the latest session pre-selected', async () => {
       const seeded = t.seedSession({ streams: 1 });
-      await t.store.touchRecentSession({ teamId: 'T0TEST', projectName: 'prod', sessionId: seeded.sessionId, usedBy: USERS.moderator, usedAt: Date.now() + 10_000 });
+      await t.store.touchRecentSession({
+        teamId: 'T0TEST',
+        projectName: 'prod',
+        sessionId: seeded.sessionId,
+        usedBy: USERS.moderator,
+        usedAt: Date.now() + 10_000,
+      });
       const since = t.slack.mark();
       const { status, triggerId } = await t.shortcut(CALLBACK.muteEveryoneShortcut);
       expect(status).toBe(200);
       const opened = await t.waitForSlackCall('views.open', () => true, { since });
       expect(opened.body.trigger_id).toBe(triggerId);
       const [picker] = findElements(opened.body.view, ACTION.sessionPicker);
-      expect(picker).toEqual(expect.objectContaining({ type: 'external_select', initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }));
+      expect(picker).toEqual(
+        expect.objectContaining({ type: 'external_select', initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }),
+      );
     });
 
     it('submitting mutes everyone, shows the result in the modal and tells the chosen channel', async () => {
@@ -35,7 +43,12 @@ describe('interactive surfaces', () => {
         callbackId: CALLBACK.muteEveryoneModal,
         viewId: 'V0MUTEALL',
         values: {
-          [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) } } },
+          [BLOCK.sessionPicker]: {
+            [ACTION.sessionPicker]: {
+              type: 'external_select',
+              selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) },
+            },
+          },
           [BLOCK.noticeChannel]: { [ACTION.noticeChannel]: { type: 'conversations_select', selected_conversation: 'C0ONCALL' } },
         },
       });
@@ -58,7 +71,12 @@ describe('interactive surfaces', () => {
         callbackId: CALLBACK.muteEveryoneModal,
         viewId: 'V0MUTEALL2',
         values: {
-          [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) } } },
+          [BLOCK.sessionPicker]: {
+            [ACTION.sessionPicker]: {
+              type: 'external_select',
+              selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) },
+            },
+          },
           [BLOCK.noticeChannel]: { [ACTION.noticeChannel]: { type: 'conversations_select', selected_conversation: null } },
         },
       });
@@ -67,7 +85,11 @@ describe('interactive surfaces', () => {
     });
 
     it('asks for a session when none was picked', async () => {
-      const ack = await t.submitView({ callbackId: CALLBACK.muteEveryoneModal, viewId: 'V0X', values: { [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: null } } } });
+      const ack = await t.submitView({
+        callbackId: CALLBACK.muteEveryoneModal,
+        viewId: 'V0X',
+        values: { [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: null } } },
+      });
       expect(ack.body).toEqual({ response_action: 'errors', errors: { [BLOCK.sessionPicker]: 'Pick a session from the list.' } });
     });
 
@@ -78,11 +100,22 @@ describe('interactive surfaces', () => {
         {
           callbackId: CALLBACK.muteEveryoneModal,
           viewId: 'V0DENIED',
-          values: { [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) } } } },
+          values: {
+            [BLOCK.sessionPicker]: {
+              [ACTION.sessionPicker]: {
+                type: 'external_select',
+                selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) },
+              },
+            },
+          },
         },
         { user: USERS.viewer },
       );
-      const denied = await t.waitForSlackCall('views.update', (c) => c.body.view_id === 'V0DENIED' && renderedText(c.body).includes('needs the moderator role'), { since });
+      const denied = await t.waitForSlackCall(
+        'views.update',
+        (c) => c.body.view_id === 'V0DENIED' && renderedText(c.body).includes('needs the moderator role'),
+        { since },
+      );
       expect(renderedText(denied.body)).toContain('you are a viewer');
       expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).mute.active).toBe(false);
     });

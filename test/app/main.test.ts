@@ -127,7 +127,15 @@ describe('src/main.ts', () => {
       expect(port).toBeGreaterThan(0);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(await health.json()).toEqual({ ok: true });
-      const signed = signedSlashCommand(SECRET, { command: '/video', text: 'help', team_id: 'T1', user_id: 'U1', channel_id: 'C1', response_url: slack.newResponseUrl(), trigger_id: 't' });
+      const signed = signedSlashCommand(SECRET, {
+        command: '/video',
+        text: 'help',
+        team_id: 'T1',
+        user_id: 'U1',
+        channel_id: 'C1',
+        response_url: slack.newResponseUrl(),
+        trigger_id: 't',
+      });
       const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: signed.headers, body: signed.body });
       expect(res.status).toBe(200);
       expect((await res.json()) as { response_type: string }).toEqual(expect.objectContaining({ response_type: 'ephemeral' }));

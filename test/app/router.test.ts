@@ -3,9 +3,11 @@ import { routeById } from '../../src/slack/router';
 
 function fakeApp() {
   const registered: { kind: string; constraint: unknown; listener: (args: unknown) => Promise<void> }[] = [];
-  const record = (kind: string) => (constraint: unknown, ...listeners: ((args: unknown) => Promise<void>)[]) => {
-    registered.push({ kind, constraint, listener: listeners[listeners.length - 1]! });
-  };
+  const record =
+    (kind: string) =>
+    (constraint: unknown, ...listeners: ((args: unknown) => Promise<void>)[]) => {
+      registered.push({ kind, constraint, listener: listeners[listeners.length - 1]! });
+    };
   const app = { action: record('action'), view: record('view'), shortcut: record('shortcut'), options: record('options'), command: record('command') };
   return { app: app as unknown as App, registered };
 }

@@ -26,7 +26,14 @@ interface Poster {
 /** A `/mute <stream> <session>` body as Slack would post it. */
 function muteBody(t: TestApp, streamId: string, sessionId: string): string {
   return new URLSearchParams(
-    slashCommandFields({ command: '/mute', text: `${streamId} ${sessionId}`, user: USERS.moderator, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.sig` }),
+    slashCommandFields({
+      command: '/mute',
+      text: `${streamId} ${sessionId}`,
+      user: USERS.moderator,
+      channel: CHANNEL,
+      responseUrl: t.slack.newResponseUrl(),
+      triggerId: `1.${Date.now()}.sig`,
+    }),
   ).toString();
 }
 
@@ -43,27 +50,42 @@ function forgeries(t: TestApp, streamId: string, sessionId: string): [string, Si
   return [
     ['no signature header', withHeaders(valid(), (h) => delete h['x-slack-signature'])],
     ['no timestamp header', withHeaders(valid(), (h) => delete h['x-slack-request-timestamp'])],
-    ['no headers at all', withHeaders(valid(), (h) => {
-      delete h['x-slack-signature'];
-      delete h['x-slack-request-timestamp'];
-    })],
+    [
+      'no headers at all',
+      withHeaders(valid(), (h) => {
+        delete h['x-slack-signature'];
+        delete h['x-slack-request-timestamp'];
+      }),
+    ],
     ['a wrong signature', withHeaders(valid(), (h) => (h['x-slack-signature'] = `v0=${'0'.repeat(64)}`))],
     ['a signature made with another secret', signBody('some-other-apps-signing-secret', body(), FORM)],
     ['an unknown signature version', withHeaders(valid(), (h) => (h['x-slack-signature'] = h['x-slack-signature']!.replace('v0=', 'v1=')))],
     ['a timestamp 6 minutes old', signBody(SIGNING_SECRET, body(), FORM, nowSeconds() - 360)],
     ['a timestamp a day old', signBody(SIGNING_SECRET, body(), FORM, nowSeconds() - 86_400)],
-    ['a timestamp that is not a number', (() => {
-      const b = body();
-      return { body: b, headers: { 'content-type': FORM, 'x-slack-request-timestamp': 'soon', 'x-slack-signature': slackSignature(SIGNING_SECRET, Number.NaN, b) } };
-    })()],
-    ['a body changed after signing', (() => {
-      const signed = valid();
-      return { headers: signed.headers, body: signed.body.replace(encodeURIComponent(USERS.moderator), encodeURIComponent(USERS.admin)) };
-    })()],
-    ['a body with a field appended after signing', (() => {
-      const signed = valid();
-      return { headers: signed.headers, body: `${signed.body}&text=x` };
-    })()],
+    [
+      'a timestamp that is not a number',
+      (() => {
+        const b = body();
+        return {
+          body: b,
+          headers: { 'content-type': FORM, 'x-slack-request-timestamp': 'soon', 'x-slack-signature': slackSignature(SIGNING_SECRET, Number.NaN, b) },
+        };
+      })(),
+    ],
+    [
+      'a body changed after signing',
+      (() => {
+        const signed = valid();
+        return { headers: signed.headers, body: signed.body.replace(encodeURIComponent(USERS.moderator), encodeURIComponent(USERS.admin)) };
+      })(),
+    ],
+    [
+      'a body with a field appended after signing',
+      (() => {
+        const signed = valid();
+        return { headers: signed.headers, body: `${signed.body}&text=x` };
+      })(),
+    ],
   ];
 }
 
@@ -133,14 +155,24 @@ describe('Slack request signatures', () => {
     await t.close();
   });
 
-  const postTo = (base: () => string): Poster => async (request) => {
-    const res = await fetch(`${base()}/slack/events`, { method: 'POST', headers: request.headers, body: request.body });
-    await res.arrayBuffer();
-    return res.status;
-  };
+  const postTo =
+    (base: () => string): Poster =>
+    async (request) => {
+      const res = await fetch(`${base()}/slack/events`, { method: 'POST', headers: request.headers, body: request.body });
+      await res.arrayBuffer();
+      return res.status;
+    };
 
-  refusalTests('the bare receiver (Bolt)', () => postTo(() => t.url), () => t);
-  refusalTests('behind the signature guard', () => postTo(() => frontUrl), () => t);
+  refusalTests(
+    'the bare receiver (Bolt)',
+    () => postTo(() => t.url),
+    () => t,
+  );
+  refusalTests(
+    'behind the signature guard',
+    () => postTo(() => frontUrl),
+    () => t,
+  );
 
   describe('behind the signature guard', () => {
     it.each([0, 1])('refuses future-dated request #%i with 401 and does nothing', async (index) => {
@@ -283,7 +315,13 @@ describe('the signature guard on its own', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
     const send = async (ts: number, b: Buffer = body) =>
-      (await fetch(url, { method: 'POST', headers: { 'content-type': FORM, 'x-slack-request-timestamp': String(ts), 'x-slack-signature': sign(ts, b) }, body: b })).status;
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': FORM, 'x-slack-request-timestamp': String(ts), 'x-slack-signature': sign(ts, b) },
+          body: b,
+        })
+      ).status;
     try {
       expect(await send(at)).toBe(200);
       // A copy: answered as a duplicate, not served.

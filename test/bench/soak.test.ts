@@ -34,7 +34,16 @@ describe('NotificationLedger', () => {
     const ledger = new NotificationLedger();
     ledger.expect('a1|archive:stopped', 1_000);
     ledger.observe([{ key: key('a1', 'archive:stopped'), postedAt: 4_500 }]);
-    expect(ledger.totals(10_000)).toEqual({ expected: 1, delivered: 1, lost: [], duplicates: [], unexpected: [], latencies: [3_500], heldBy429: [], clear: [3_500] });
+    expect(ledger.totals(10_000)).toEqual({
+      expected: 1,
+      delivered: 1,
+      lost: [],
+      duplicates: [],
+      unexpected: [],
+      latencies: [3_500],
+      heldBy429: [],
+      clear: [3_500],
+    });
   });
 
   it('sets apart the latency of a notification whose channel Slack answered 429 before it was posted', () => {
@@ -128,19 +137,41 @@ describe('missedAims', () => {
       'RSS grew 12.0 % after the warm-up (aim < 10 %)',
       '2 notification(s) lost (aim 0)',
       '1 notification(s) posted more than once (aim 0)',
-      'p99 ack 40.0 ms is 2.00× the bare Bolt app\'s 20.0 ms (aim ≤ 1.3×)',
+      "p99 ack 40.0 ms is 2.00× the bare Bolt app's 20.0 ms (aim ≤ 1.3×)",
     ]);
   });
 
   it('judges the event loop, peak RSS, the trend of long runs and the latency when given', () => {
-    const missed = missedAims({ rss: { ...rss, peakMb: 151, slopeMbPerMin: 0.3 }, lost: 0, duplicates: 0, vidopsP99: 20, floorP99: 20, loopP99Ms: 12, latencyP99Ms: 4_200, fastMs: 3_000, minutes: 60 });
+    const missed = missedAims({
+      rss: { ...rss, peakMb: 151, slopeMbPerMin: 0.3 },
+      lost: 0,
+      duplicates: 0,
+      vidopsP99: 20,
+      floorP99: 20,
+      loopP99Ms: 12,
+      latencyP99Ms: 4_200,
+      fastMs: 3_000,
+      minutes: 60,
+    });
     expect(missed).toEqual([
       'peak RSS 151.0 MB (aim ≤ 150 MB)',
       'RSS trend +0.30 MB/min after the warm-up (aim ≤ 0.2 MB/min)',
       'event loop delay p99 12.0 ms after the warm-up (aim ≤ 10 ms)',
       'change → post p99 4.2 s without Slack 429s (aim ≤ 4.0 s, the fast interval + 1 s)',
     ]);
-    expect(missedAims({ rss: { ...rss, slopeMbPerMin: 0.3 }, lost: 0, duplicates: 0, vidopsP99: 20, floorP99: 20, loopP99Ms: 10, latencyP99Ms: 4_000, fastMs: 3_000, minutes: 10 })).toEqual([]);
+    expect(
+      missedAims({
+        rss: { ...rss, slopeMbPerMin: 0.3 },
+        lost: 0,
+        duplicates: 0,
+        vidopsP99: 20,
+        floorP99: 20,
+        loopP99Ms: 10,
+        latencyP99Ms: 4_000,
+        fastMs: 3_000,
+        minutes: 10,
+      }),
+    ).toEqual([]);
   });
 
   it('counts a run without floor samples as a miss rather than a pass', () => {

@@ -45,7 +45,11 @@ describeWithChromium('cards after an action', () => {
         // The confirm dialog's confirming button comes last (Slack's order: deny, confirm).
         await page.getByRole('dialog').getByRole('button').last().click();
       };
-      const stoppedBy = (card: Locator) => card.getByText(/Stopped by/).first().waitFor();
+      const stoppedBy = (card: Locator) =>
+        card
+          .getByText(/Stopped by/)
+          .first()
+          .waitFor();
 
       await run(`/broadcast start demo --tag ${device} --rtmp yt=rtmps://a.rtmp.youtube.com:443/live2/KEY-${device} --hls`);
       // The card (not the notices) by what stays on it through every redraw: its tag.
@@ -57,7 +61,10 @@ describeWithChromium('cards after an action', () => {
       await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor({ state: 'detached' });
 
       await run(`/render start https://meet.example.com/board/42 demo --name Board-${device} --resolution 1920x1080`);
-      const composer = messages().filter({ hasText: 'Stream name' }).filter({ hasText: `Board-${device}` }).first();
+      const composer = messages()
+        .filter({ hasText: 'Stream name' })
+        .filter({ hasText: `Board-${device}` })
+        .first();
       await composer.getByRole('button', { name: 'Stop' }).waitFor();
       await run('/render stop');
       await confirmLast('Stop composer');

@@ -77,7 +77,9 @@ describeWithChromium('the local page', () => {
     // The app turns the form into a notice once the recording runs.
     await form.getByText(/has started/).waitFor();
 
-    const card = messages().filter({ hasText: 'Weekly review' }).filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
+    const card = messages()
+      .filter({ hasText: 'Weekly review' })
+      .filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
     await card.waitFor();
     expect(await card.textContent()).toMatch(/started recording session demo\.\s*Status\s*🔴 Recording\s*Name\s*Weekly review/);
     await screenshot(page, 'record-started');
@@ -95,11 +97,16 @@ describeWithChromium('the local page', () => {
 
     await page.getByRole('complementary', { name: 'Emulator' }).getByRole('button', { name: '+1 min' }).click();
 
-    const reply = page.getByRole('region', { name: /^Thread of / }).getByRole('article').filter({ hasText: /Recording available/ });
+    const reply = page
+      .getByRole('region', { name: /^Thread of / })
+      .getByRole('article')
+      .filter({ hasText: /Recording available/ });
     await reply.waitFor();
     const download = messages().filter({ hasText: 'Weekly review' }).getByRole('button', { name: 'Download' }).first();
     await download.click();
-    const link = messages().filter({ hasText: 'Only visible to you' }).getByRole('link', { name: /Download Weekly review/ });
+    const link = messages()
+      .filter({ hasText: 'Only visible to you' })
+      .getByRole('link', { name: /Download Weekly review/ });
     await link.waitFor();
     const href = await link.getAttribute('href');
     expect(href).toMatch(/^https?:\/\//);
@@ -123,14 +130,19 @@ describeWithChromium('the local page', () => {
 
     // A second recording, started with arguments (no form); the panel then fails it.
     await runCommand('/record start demo DryRun');
-    const card = messages().filter({ hasText: 'DryRun' }).filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
+    const card = messages()
+      .filter({ hasText: 'DryRun' })
+      .filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
     await card.waitFor();
     const recording = panel.getByLabel('Recording', { exact: true });
     await recording.locator('option', { hasText: 'DryRun — started' }).waitFor({ state: 'attached' });
     await recording.selectOption({ label: (await recording.locator('option', { hasText: 'DryRun' }).textContent())! });
     await panel.getByRole('button', { name: 'Mark failed' }).click();
     await panel.getByRole('status').filter({ hasText: 'Recording marked failed' }).waitFor();
-    const reply = page.getByRole('region', { name: /^Thread of / }).getByRole('article').filter({ hasText: 'Recording failed' });
+    const reply = page
+      .getByRole('region', { name: /^Thread of / })
+      .getByRole('article')
+      .filter({ hasText: 'Recording failed' });
     await reply.waitFor();
     await card.getByRole('button', { name: 'Stop recording' }).waitFor({ state: 'detached' });
     await screenshot(page, 'recording-failed');
@@ -139,7 +151,9 @@ describeWithChromium('the local page', () => {
   test('markup typed into a name is shown as text, never run', async () => {
     const name = '<img/src=x/onerror=window.__injected=1><b>bold</b>';
     await runCommand(`/record start demo ${name}`);
-    const card = messages().filter({ hasText: name }).filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
+    const card = messages()
+      .filter({ hasText: name })
+      .filter({ has: page.getByRole('button', { name: 'Stop recording' }) });
     await card.waitFor();
     expect(await card.locator('img, b').count()).toBe(0);
     expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
@@ -147,7 +161,10 @@ describeWithChromium('the local page', () => {
     await page.getByRole('dialog', { name: 'Stop this recording?' }).getByRole('button', { name: 'Stop recording' }).click();
     await card.getByRole('button', { name: 'Stop recording' }).waitFor({ state: 'detached' });
     // Let the thread's "Stopped by" land here rather than during the next test.
-    const thread = page.locator('.thread-entry').filter({ hasText: name }).getByRole('region', { name: /^Thread of / });
+    const thread = page
+      .locator('.thread-entry')
+      .filter({ hasText: name })
+      .getByRole('region', { name: /^Thread of / });
     await thread.getByText(/^Stopped by /).waitFor();
   });
 

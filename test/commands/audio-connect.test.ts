@@ -23,7 +23,9 @@ describe('/audio-connect', () => {
     const since = t.slack.mark();
     const tracked = nextTrack(t);
     await t.slash('/audio-connect', `${WSS} ${seeded.sessionId} ${text}`);
-    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('is sending the audio'), { since });
+    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('is sending the audio'), {
+      since,
+    });
     const request = await tracked;
     const target = JSON.parse(buttonValue(card.body, ACTION.stopAudio)) as { c: string; i: string };
     return { seeded, card, id: request.resourceId, connectionId: target.c, target };
@@ -40,7 +42,10 @@ describe('/audio-connect', () => {
     const seeded = t.seedSession({ streams: 2 });
     const since = t.slack.mark();
     const tracked = nextTrack(t);
-    await t.slash('/audio-connect', `${WSS} ${seeded.sessionId} --streams ${seeded.streams[0]} --rate 8000 --header X-Meeting=standup --header Authorization=Bearer-s3cr3t`);
+    await t.slash(
+      '/audio-connect',
+      `${WSS} ${seeded.sessionId} --streams ${seeded.streams[0]} --rate 8000 --header X-Meeting=standup --header Authorization=Bearer-s3cr3t`,
+    );
     const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
     const { resourceId: id } = await tracked;
     const audio = t.emulator.control.getAudioConnection(t.project.apiKey, id);
@@ -67,7 +72,16 @@ describe('/audio-connect', () => {
     expect(findElements(card.body, ACTION.stopAudio)).toEqual([expect.objectContaining({ style: 'danger', confirm: expect.any(Object) })]);
 
     expect(await t.services.store.listWatches({ kind: 'audio', resourceId: id })).toEqual([
-      expect.objectContaining({ sessionId: seeded.sessionId, channelId: CHANNEL, messageTs: expect.any(String), lastState: { status: 'waiting', streamIds: [seeded.streams[0]], connectionId: t.emulator.control.getAudioConnection(t.project.apiKey, id).connectionId } }),
+      expect.objectContaining({
+        sessionId: seeded.sessionId,
+        channelId: CHANNEL,
+        messageTs: expect.any(String),
+        lastState: {
+          status: 'waiting',
+          streamIds: [seeded.streams[0]],
+          connectionId: t.emulator.control.getAudioConnection(t.project.apiKey, id).connectionId,
+        },
+      }),
     ]);
     const [audit] = await t.store.listAudit(TEAM, 1);
     expect(audit).toEqual(expect.objectContaining({ command: '/audio-connect', outcome: 'ok', target: `${WSS} in session ${seeded.sessionId}` }));
@@ -88,7 +102,9 @@ describe('/audio-connect', () => {
     const since = t.slack.mark();
     await t.click(ACTION.stopAudio, buttonValue(card.body, ACTION.stopAudio));
     const notice = await t.waitForSlackCall('chat.postMessage', (c) => renderedText(c.body).includes('stopped sending the audio'), { since });
-    expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped sending the audio of session \`${seeded.sessionId}\` (connection \`${connectionId}\`)`);
+    expect(renderedText(notice.body)).toContain(
+      `<@${USERS.moderator}> stopped sending the audio of session \`${seeded.sessionId}\` (connection \`${connectionId}\`)`,
+    );
     expect(t.emulator.control.getAudioConnection(t.project.apiKey, id).status).toBe('disconnected');
     const [audit] = await t.store.listAudit(TEAM, 1);
     expect(audit).toEqual(expect.objectContaining({ command: '/audio-connect stop', outcome: 'ok' }));
@@ -117,7 +133,9 @@ describe('/audio-connect', () => {
       accountApiSecret: t.emulator.control.account.secret,
     });
     await account.projects.setStatus(key, 'SUSPENDED');
-    expect(await replyTo(`${WSS} ${seeded.sessionId} --project suspended`)).toMatch(/refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\)/);
+    expect(await replyTo(`${WSS} ${seeded.sessionId} --project suspended`)).toMatch(
+      /refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\)/,
+    );
     expect(t.emulator.control.getSession(key, seeded.sessionId).connections.some((c) => c.kind === 'audio')).toBe(false);
   });
 
@@ -125,9 +143,13 @@ describe('/audio-connect', () => {
     const missing = renderedText((await t.slash('/audio-connect', '')).ack);
     expect(missing).toContain('<wss-uri> is missing');
     expect(missing).toContain('/audio-connect wss://transcriber.example.com/audio');
-    expect(renderedText((await t.slash('/audio-connect', 'https://transcriber.example.com/audio')).ack)).toContain('<wss-uri>: give a WebSocket address starting with wss://');
+    expect(renderedText((await t.slash('/audio-connect', 'https://transcriber.example.com/audio')).ack)).toContain(
+      '<wss-uri>: give a WebSocket address starting with wss://',
+    );
     expect(renderedText((await t.slash('/audio-connect', `${WSS} --rate 44100`)).ack)).toContain('--rate: the sample rate is 8000 or 16000 (Hz), not “44100”');
-    expect(renderedText((await t.slash('/audio-connect', `${WSS} --header X-Big=${'x'.repeat(520)}`)).ack)).toContain('--header: the headers may take at most 512 bytes in all');
+    expect(renderedText((await t.slash('/audio-connect', `${WSS} --header X-Big=${'x'.repeat(520)}`)).ack)).toContain(
+      '--header: the headers may take at most 512 bytes in all',
+    );
     expect(renderedText((await t.slash('/audio-connect', `${WSS} --header A=1 --header a=2`)).ack)).toContain('the header a is given twice');
   });
 

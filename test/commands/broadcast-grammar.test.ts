@@ -29,7 +29,10 @@ describe('RTMP output specs', () => {
     [`rtmp://host/app/${KEY}`, 'rtmp://host/app needs a port, e.g. rtmps://live.example.com:443/app'],
     [`https://host:443/app/${KEY}`, 'an output is an rtmp:// or rtmps:// URL ending with the stream key, e.g. rtmps://live.example.com:443/app/STREAM-KEY'],
     [`rtmps://host:443/${KEY}`, 'rtmps://host:443 needs the application path and the stream key at the end, e.g. rtmps://live.example.com:443/app/STREAM-KEY'],
-    ['rtmps://host:443/app/', 'rtmps://host:443/app needs the application path and the stream key at the end, e.g. rtmps://live.example.com:443/app/STREAM-KEY'],
+    [
+      'rtmps://host:443/app/',
+      'rtmps://host:443/app needs the application path and the stream key at the end, e.g. rtmps://live.example.com:443/app/STREAM-KEY',
+    ],
     [`b@d=rtmps://host:443/app/${KEY}`, 'an output id uses letters, digits, “.”, “-” and “_” (at most 64), starting with a letter or digit'],
   ])('refuses %s without quoting the key', (spec, problem) => {
     const result = parseRtmpSpec(spec);
@@ -76,7 +79,11 @@ describe('values', () => {
 
 describe('/broadcast grammar', () => {
   it('start with outputs becomes start options', () => {
-    expect(parse(`start standup --rtmp yt=rtmps://a.example.com:443/live2/${KEY} --rtmp rtmp://b.example.com:1935/app/k2 --hls --dvr --resolution 720p --max-duration 2h --max-bitrate 2500k --manual --tag main --layout bestfit --screenshare pip --audio-only`)).toEqual({
+    expect(
+      parse(
+        `start standup --rtmp yt=rtmps://a.example.com:443/live2/${KEY} --rtmp rtmp://b.example.com:1935/app/k2 --hls --dvr --resolution 720p --max-duration 2h --max-bitrate 2500k --manual --tag main --layout bestfit --screenshare pip --audio-only`,
+      ),
+    ).toEqual({
       sub: 'start',
       args: {
         session: 'standup',
@@ -136,13 +143,22 @@ describe('/broadcast grammar', () => {
   it('the other forms', () => {
     expect(parse('stop')).toEqual({ sub: 'stop', args: {} });
     expect(parse('list standup')).toEqual({ sub: 'list', args: { session: 'standup' } });
-    expect(parse('layout b1 custom --stylesheet "stream { float: left; }"')).toEqual({ sub: 'layout', args: { broadcastId: 'b1', layout: { type: 'custom', stylesheet: 'stream { float: left; }' } } });
+    expect(parse('layout b1 custom --stylesheet "stream { float: left; }"')).toEqual({
+      sub: 'layout',
+      args: { broadcastId: 'b1', layout: { type: 'custom', stylesheet: 'stream { float: left; }' } },
+    });
     expect(parse('add b1 s1 --video-only')).toEqual({ sub: 'add', args: { broadcastId: 'b1', streamId: 's1', videoOnly: true } });
   });
 
   it('audit targets name outputs by id and host only', () => {
     const target = startAuditTarget('2_MX4s', {
-      outputs: { hls: { dvr: true }, rtmp: [{ id: 'yt', serverUrl: 'rtmps://a.example.com:443/live2', streamName: KEY }, { serverUrl: 'rtmp://b.example.com:1935/app', streamName: 'k2' }] },
+      outputs: {
+        hls: { dvr: true },
+        rtmp: [
+          { id: 'yt', serverUrl: 'rtmps://a.example.com:443/live2', streamName: KEY },
+          { serverUrl: 'rtmp://b.example.com:1935/app', streamName: 'k2' },
+        ],
+      },
       multiBroadcastTag: 'main',
     });
     expect(target).toBe('session 2_MX4s tag main: HLS (DVR), RTMP yt → a.example.com, RTMP #2 → b.example.com');

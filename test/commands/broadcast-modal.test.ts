@@ -18,10 +18,19 @@ const KEY = `form_${SECRET}_7731`;
 type Values = Record<string, Record<string, unknown>>;
 const text = (value: string) => ({ [ACTION.broadcastInput]: { type: 'plain_text_input', value } });
 const number = (value: string) => ({ [ACTION.broadcastInput]: { type: 'number_input', value } });
-const radio = (value: string) => ({ [ACTION.broadcastInput]: { type: 'radio_buttons', selected_option: { text: { type: 'plain_text', text: value }, value } } });
-const select = (value: string) => ({ [ACTION.broadcastInput]: { type: 'static_select', selected_option: { text: { type: 'plain_text', text: value }, value } } });
+const radio = (value: string) => ({
+  [ACTION.broadcastInput]: { type: 'radio_buttons', selected_option: { text: { type: 'plain_text', text: value }, value } },
+});
+const select = (value: string) => ({
+  [ACTION.broadcastInput]: { type: 'static_select', selected_option: { text: { type: 'plain_text', text: value }, value } },
+});
 const session = (sessionId: string, projectName = 'prod') => ({
-  [BROADCAST_BLOCK.session]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(projectName, sessionId) } } },
+  [BROADCAST_BLOCK.session]: {
+    [ACTION.sessionPicker]: {
+      type: 'external_select',
+      selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(projectName, sessionId) },
+    },
+  },
 });
 const rtmp = (n: number, url: string, key: string, id = '') => ({
   [`${BROADCAST_BLOCK.rtmpUrlPrefix}${n}`]: text(url),
@@ -100,7 +109,9 @@ describe('/broadcast start form', () => {
     expect(view.callback_id).toBe(CALLBACK.broadcastStartModal);
     expect(JSON.parse(view.private_metadata)).toEqual({ c: 'C0FORM', r: 1 });
     const [picker] = findElements(view, ACTION.sessionPicker);
-    expect(picker).toEqual(expect.objectContaining({ type: 'external_select', initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }));
+    expect(picker).toEqual(
+      expect.objectContaining({ type: 'external_select', initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }),
+    );
     expect(view.blocks.filter((b) => b.block_id?.startsWith(BROADCAST_BLOCK.rtmpUrlPrefix))).toHaveLength(1);
     expect(findElements(view, ACTION.broadcastAddOutput)).toHaveLength(1);
     expect(renderedText(view)).toContain('usable about 20 s after the start');
@@ -132,7 +143,16 @@ describe('/broadcast start form', () => {
         app_id: 'A0VIDOPS',
         bot_id: 'B0BOT',
       },
-      actions: [{ action_id: ACTION.broadcastAddOutput, block_id: 'broadcast.add_output', text: { type: 'plain_text', text: 'Add' }, value: '3', type: 'button', action_ts: '1700000000.2' }],
+      actions: [
+        {
+          action_id: ACTION.broadcastAddOutput,
+          block_id: 'broadcast.add_output',
+          text: { type: 'plain_text', text: 'Add' },
+          value: '3',
+          type: 'button',
+          action_ts: '1700000000.2',
+        },
+      ],
     };
     expect((await t.post(signedInteraction(SIGNING_SECRET, payload))).status).toBe(200);
     const update = await t.waitForSlackCall('views.update', (c) => c.body.view_id === 'V0ADDROW', { since });
@@ -228,7 +248,14 @@ describe('/broadcast start form', () => {
     const result = await t.waitForSlackCall('views.update', (c) => c.body.view_id === 'V0STARTOK' && renderedText(c.body).includes('started'), { since });
     expect(renderedText(result.body)).toContain(`Broadcast \`${b.id}\` started. The card is in <#C0STAGE>.`);
     const [audit] = await t.store.listAudit(TEAM, 1);
-    expect(audit).toEqual(expect.objectContaining({ command: '/broadcast start', outcome: 'ok', channelId: 'C0STAGE', target: `session ${seeded.sessionId} tag stage: HLS (DVR), RTMP yt → live.example.com, RTMP #2 → ingest.example.org` }));
+    expect(audit).toEqual(
+      expect.objectContaining({
+        command: '/broadcast start',
+        outcome: 'ok',
+        channelId: 'C0STAGE',
+        target: `session ${seeded.sessionId} tag stage: HLS (DVR), RTMP yt → live.example.com, RTMP #2 → ingest.example.org`,
+      }),
+    );
   });
 
   it('quick refusals of the service become field errors: already broadcasting (tag), relayed session (session)', async () => {
@@ -250,11 +277,17 @@ describe('/broadcast start form', () => {
 
     const relayed = t.seedSession({ streams: 1, mediaMode: 'relayed' });
     const third = await submit({ ...session(relayed.sessionId), [BROADCAST_BLOCK.hls]: radio('standard') });
-    expect(third.body).toEqual({ response_action: 'errors', errors: { [BROADCAST_BLOCK.session]: 'This session is relayed; broadcasting needs a routed session.' } });
+    expect(third.body).toEqual({
+      response_action: 'errors',
+      errors: { [BROADCAST_BLOCK.session]: 'This session is relayed; broadcasting needs a routed session.' },
+    });
 
     const empty = t.seedSession({ streams: 0 });
     const fourth = await submit({ ...session(empty.sessionId), [BROADCAST_BLOCK.hls]: radio('standard') });
-    expect(fourth.body).toEqual({ response_action: 'errors', errors: { [BROADCAST_BLOCK.session]: 'Nobody is connected to this session; a broadcast needs at least one connected client.' } });
+    expect(fourth.body).toEqual({
+      response_action: 'errors',
+      errors: { [BROADCAST_BLOCK.session]: 'Nobody is connected to this session; a broadcast needs at least one connected client.' },
+    });
   });
 
   it('a viewer: the command does not open the form, and a submission is denied in the form', async () => {

@@ -59,7 +59,10 @@ describe('/broadcast', () => {
 
   const nextTracked = (): Promise<TrackRequest> => new Promise((resolve) => tracked.once('tracked', resolve));
 
-  async function startTyped(text: string, actor: { channel?: string; user?: string } = {}): Promise<{ card: RecordedCall; broadcastId: string; track: TrackRequest }> {
+  async function startTyped(
+    text: string,
+    actor: { channel?: string; user?: string } = {},
+  ): Promise<{ card: RecordedCall; broadcastId: string; track: TrackRequest }> {
     const since = t.slack.mark();
     const trackedNow = nextTracked();
     const res = await t.slash('/broadcast', text, actor);
@@ -69,7 +72,10 @@ describe('/broadcast', () => {
     return { card, broadcastId: target.b, track: await trackedNow };
   }
 
-  async function replyTo(text: string, actor: { channel?: string; user?: string } = {}): Promise<{ text: string; body: Record<string, unknown>; responseUrl: string }> {
+  async function replyTo(
+    text: string,
+    actor: { channel?: string; user?: string } = {},
+  ): Promise<{ text: string; body: Record<string, unknown>; responseUrl: string }> {
     const res = await t.slash('/broadcast', text, actor);
     expect(res.ack).toBeUndefined();
     const reply = await res.waitForResponse();
@@ -95,7 +101,16 @@ describe('/broadcast', () => {
       message: { type: 'message', ts, text: card.body.text, blocks: card.body.blocks },
       state: { values: {} },
       response_url: responseUrl,
-      actions: [{ action_id: ACTION.broadcastStop, block_id: 'b1', text: { type: 'plain_text', text: 'Stop broadcast' }, value: buttonValue(card.body, ACTION.broadcastStop), type: 'button', action_ts: '1700000000.1' }],
+      actions: [
+        {
+          action_id: ACTION.broadcastStop,
+          block_id: 'b1',
+          text: { type: 'plain_text', text: 'Stop broadcast' },
+          value: buttonValue(card.body, ACTION.broadcastStop),
+          type: 'button',
+          action_ts: '1700000000.1',
+        },
+      ],
     };
     expect((await t.post(signedInteraction(SIGNING_SECRET, payload))).status).toBe(200);
     return responseUrl.slice(responseUrl.lastIndexOf('/') + 1);
@@ -147,7 +162,12 @@ describe('/broadcast', () => {
       );
       expect(t.slack.callsOf('chat.postMessage').some((c) => c.body.channel === 'C0AUDIT' && renderedText(c.body).includes('/broadcast start'))).toBe(true);
 
-      expect(track).toMatchObject({ kind: 'broadcast', resourceId: broadcastId, sessionId: seeded.sessionId, target: { teamId: TEAM, channelId: CHANNEL, projectName: 'prod' } });
+      expect(track).toMatchObject({
+        kind: 'broadcast',
+        resourceId: broadcastId,
+        sessionId: seeded.sessionId,
+        target: { teamId: TEAM, channelId: CHANNEL, projectName: 'prod' },
+      });
       const watches = await t.services.store.listWatches({ kind: 'broadcast', resourceId: broadcastId });
       expect(watches).toHaveLength(1);
       expect(watches[0]).toMatchObject({
@@ -216,7 +236,12 @@ describe('/broadcast', () => {
       expect(text).toContain('--rtmp: a broadcast has at most 5 RTMP outputs (6 were given)');
       expect(text).toContain('/broadcast start [session] [--rtmp');
       expect(JSON.stringify(res.ack)).not.toContain(SECRET);
-      expect(t.emulator.control.requestLog().slice(before).filter((r) => r.path.includes('/broadcast'))).toEqual([]);
+      expect(
+        t.emulator.control
+          .requestLog()
+          .slice(before)
+          .filter((r) => r.path.includes('/broadcast')),
+      ).toEqual([]);
     });
 
     it('an RTMP URL without a port: refused in the ack with an example', async () => {
@@ -238,14 +263,18 @@ describe('/broadcast', () => {
     it('nobody connected', async () => {
       const seeded = t.seedSession({ streams: 0 });
       const { text } = await replyTo(`start ${seeded.sessionId} --rtmp rtmps://live.example.com:443/app/${KEY}`);
-      expect(text).toContain(`:warning: Nobody is connected to session \`${seeded.sessionId}\`; a broadcast needs at least one connected client. Start it once someone has joined.`);
+      expect(text).toContain(
+        `:warning: Nobody is connected to session \`${seeded.sessionId}\`; a broadcast needs at least one connected client. Start it once someone has joined.`,
+      );
     });
 
     it('already broadcasting without a tag (409) suggests --tag; a tag makes the second one start', async () => {
       const seeded = t.seedSession({ streams: 1 });
       await startTyped(`start ${seeded.sessionId} --hls`);
       const { text } = await replyTo(`start ${seeded.sessionId} --rtmp rtmps://live.example.com:443/app/${KEY}`);
-      expect(text).toContain(`Session \`${seeded.sessionId}\` is already broadcasting. To run a second broadcast at the same time, give it a tag of its own (\`--tag <name>\`)`);
+      expect(text).toContain(
+        `Session \`${seeded.sessionId}\` is already broadcasting. To run a second broadcast at the same time, give it a tag of its own (\`--tag <name>\`)`,
+      );
       const second = await startTyped(`start ${seeded.sessionId} --rtmp rtmps://live.example.com:443/app/${KEY} --tag backup`);
       expect(t.emulator.control.getBroadcast(t.project.apiKey, second.broadcastId).multiBroadcastTag).toBe('backup');
       const again = await replyTo(`start ${seeded.sessionId} --hls --tag backup`);
@@ -266,7 +295,7 @@ describe('/broadcast', () => {
       await account.projects.setStatus(key, 'SUSPENDED');
       const { text } = await replyTo(`start ${seeded.sessionId} --hls --project suspended`);
       expect(text).toContain(
-        ':warning: The video service refused project *suspended* (it may be suspended, or its API key or secret is wrong); nothing was started. Ask an admin to check the project\'s status and credentials.',
+        ":warning: The video service refused project *suspended* (it may be suspended, or its API key or secret is wrong); nothing was started. Ask an admin to check the project's status and credentials.",
       );
       const [audit] = await t.store.listAudit(TEAM, 1);
       expect(audit).toEqual(expect.objectContaining({ outcome: 'error', projectName: 'suspended', error: 'VideoAuthError 403' }));
@@ -277,7 +306,12 @@ describe('/broadcast', () => {
       const before = t.emulator.control.requestLog().length;
       const { text } = await replyTo(`start ${seeded.sessionId} --rtmp rtmps://live.example.com:443/app/${KEY}`, { user: USERS.viewer });
       expect(text).toContain('`/broadcast start` needs the moderator role; you are a viewer.');
-      expect(t.emulator.control.requestLog().slice(before).filter((r) => r.path.includes('/broadcast'))).toEqual([]);
+      expect(
+        t.emulator.control
+          .requestLog()
+          .slice(before)
+          .filter((r) => r.path.includes('/broadcast')),
+      ).toEqual([]);
       const [audit] = await t.store.listAudit(TEAM, 1);
       expect(audit).toEqual(expect.objectContaining({ command: '/broadcast start', outcome: 'denied', userId: USERS.viewer, target: seeded.sessionId }));
     });
@@ -294,18 +328,29 @@ describe('/broadcast', () => {
 
       const since = t.slack.mark();
       await t.click(ACTION.broadcastStop, buttonValue(confirm.body, ACTION.broadcastStop), { responseUrl: confirm.responseUrl });
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('stopped broadcast'), { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('stopped broadcast'), {
+        since,
+      });
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped broadcast \`${broadcastId}\` of session \`${seeded.sessionId}\`.`);
       expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).status).toBe('stopped');
-      const replaced = await t.slack.waitForResponse(confirm.responseUrl.slice(confirm.responseUrl.lastIndexOf('/') + 1), (r) => r.body.replace_original === true);
+      const replaced = await t.slack.waitForResponse(
+        confirm.responseUrl.slice(confirm.responseUrl.lastIndexOf('/') + 1),
+        (r) => r.body.replace_original === true,
+      );
       expect(renderedText(replaced.body)).toContain(`Broadcast \`${broadcastId}\` stopped.`);
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/broadcast stop', outcome: 'ok', target: `broadcast ${broadcastId} in session ${seeded.sessionId}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/broadcast stop', outcome: 'ok', target: `broadcast ${broadcastId} in session ${seeded.sessionId}` }),
+      );
 
       // The same button again: the broadcast is gone (404).
       await t.click(ACTION.broadcastStop, buttonValue(confirm.body, ACTION.broadcastStop), { responseUrl: confirm.responseUrl });
-      const already = await t.slack.waitForResponse(confirm.responseUrl.slice(confirm.responseUrl.lastIndexOf('/') + 1), (r) => renderedText(r.body).includes('already stopped'));
-      expect(firstBlock(already.body)).toBe(`:warning: Broadcast \`${broadcastId}\` has already stopped (or the ID is wrong); there is nothing to stop. \`/broadcast list\` shows the running ones.`);
+      const already = await t.slack.waitForResponse(confirm.responseUrl.slice(confirm.responseUrl.lastIndexOf('/') + 1), (r) =>
+        renderedText(r.body).includes('already stopped'),
+      );
+      expect(firstBlock(already.body)).toBe(
+        `:warning: Broadcast \`${broadcastId}\` has already stopped (or the ID is wrong); there is nothing to stop. \`/broadcast list\` shows the running ones.`,
+      );
       const [error] = await t.store.listAudit(TEAM, 1);
       expect(error).toEqual(expect.objectContaining({ command: '/broadcast stop', outcome: 'error', error: 'VideoNotFoundError 404' }));
       // And typed again.
@@ -346,7 +391,11 @@ describe('/broadcast', () => {
       const second = await startTyped(`start --rtmp rtmps://live.example.com:443/app/${KEY} --tag second`, { channel: 'C0STOP' });
       const choice = await replyTo('stop', { channel: 'C0STOP' });
       expect(choice.text).toContain('runs 2 broadcasts. Which one should stop?');
-      expect(findElements(choice.body, ACTION.broadcastStop).map((b) => decodeValue(BroadcastTargetSchema, b.value as string)?.b).sort()).toEqual([first.broadcastId, second.broadcastId].sort());
+      expect(
+        findElements(choice.body, ACTION.broadcastStop)
+          .map((b) => decodeValue(BroadcastTargetSchema, b.value as string)?.b)
+          .sort(),
+      ).toEqual([first.broadcastId, second.broadcastId].sort());
 
       const noSession = await replyTo('stop', { channel: 'C0NOWHERE' });
       expect(noSession.text).toContain('Which broadcast? Give its ID');
@@ -389,7 +438,9 @@ describe('/broadcast', () => {
 
     it('show of an unknown broadcast', async () => {
       const { text } = await replyTo('show 6706b658-2eba-42cc-b4d2-000000000001', { user: USERS.viewer });
-      expect(text).toContain(':warning: There is no broadcast `6706b658-2eba-42cc-b4d2-000000000001` in project *prod*; `/broadcast list` shows the running ones.');
+      expect(text).toContain(
+        ':warning: There is no broadcast `6706b658-2eba-42cc-b4d2-000000000001` in project *prod*; `/broadcast list` shows the running ones.',
+      );
     });
   });
 
@@ -400,8 +451,12 @@ describe('/broadcast', () => {
       const since = t.slack.mark();
       const res = await t.slash('/broadcast', `layout ${broadcastId} bestfit --screenshare vertical`);
       expect(res.ack).toBeUndefined();
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('changed the layout'), { since });
-      expect(renderedText(notice.body)).toContain(`changed the layout of broadcast \`${broadcastId}\` to *bestFit* (while someone shares a screen: *verticalPresentation*)`);
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('changed the layout'), {
+        since,
+      });
+      expect(renderedText(notice.body)).toContain(
+        `changed the layout of broadcast \`${broadcastId}\` to *bestFit* (while someone shares a screen: *verticalPresentation*)`,
+      );
       expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).layout).toEqual({ type: 'bestFit', screenshareType: 'verticalPresentation' });
 
       const { text } = await replyTo(`layout ${broadcastId} pip`);
@@ -419,7 +474,9 @@ describe('/broadcast', () => {
       await t.slash('/broadcast', `add ${broadcastId} ${seeded.streams[0]} --audio-only`);
       const added = await t.waitForSlackCall('chat.postMessage', (c) => renderedText(c.body).includes('added stream'), { since });
       expect(renderedText(added.body)).toContain(`<@${USERS.moderator}> added stream \`${seeded.streams[0]}\` to broadcast \`${broadcastId}\` (audio only).`);
-      expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).selectedStreams).toEqual([{ streamId: seeded.streams[0], hasAudio: true, hasVideo: false }]);
+      expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).selectedStreams).toEqual([
+        { streamId: seeded.streams[0], hasAudio: true, hasVideo: false },
+      ]);
 
       const since2 = t.slack.mark();
       await t.slash('/broadcast', `remove ${broadcastId} ${seeded.streams[0]}`);
@@ -436,14 +493,24 @@ describe('/broadcast', () => {
       const seeded = t.seedSession({ streams: 1 });
       const { broadcastId } = await startTyped(`start ${seeded.sessionId} --hls`);
       const { text } = await replyTo(`add ${broadcastId} ${seeded.streams[0]}`);
-      expect(text).toContain(`:warning: Broadcast \`${broadcastId}\` takes every stream by itself (stream mode auto); only broadcasts started with \`--manual\` let you add or remove streams.`);
+      expect(text).toContain(
+        `:warning: Broadcast \`${broadcastId}\` takes every stream by itself (stream mode auto); only broadcasts started with \`--manual\` let you add or remove streams.`,
+      );
     });
   });
 
   it('help lists every subcommand with its role', async () => {
     const res = await t.slash('/broadcast', 'help');
     const text = renderedText(res.ack);
-    for (const form of ['start [session]', 'stop [broadcast-id]', 'list [session]', 'show <broadcast-id>', 'layout <broadcast-id> <type>', 'add <broadcast-id> <stream-id>', 'remove <broadcast-id> <stream-id>']) {
+    for (const form of [
+      'start [session]',
+      'stop [broadcast-id]',
+      'list [session]',
+      'show <broadcast-id>',
+      'layout <broadcast-id> <type>',
+      'add <broadcast-id> <stream-id>',
+      'remove <broadcast-id> <stream-id>',
+    ]) {
       expect(text).toContain(`/broadcast ${form}`);
     }
     expect(text).toContain('_(moderator)_');

@@ -22,7 +22,9 @@ describe('/captions', () => {
     const since = t.slack.mark();
     const tracked = nextTrack(t);
     await t.slash('/captions', `start ${seeded.sessionId} ${text}`, { channel });
-    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && renderedText(c.body).includes('started live captions'), { since });
+    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && renderedText(c.body).includes('started live captions'), {
+      since,
+    });
     await tracked;
     const captionsId = JSON.parse(buttonValue(card.body, ACTION.stopCaptions)).i as string;
     return { seeded, card, captionsId };
@@ -102,7 +104,9 @@ describe('/captions', () => {
       await suspend(t, key);
       const res = await t.slash('/captions', `start ${seeded.sessionId} --project suspended`);
       const reply = await res.waitForResponse();
-      expect(renderedText(reply.body)).toMatch(/refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\).*Ask an admin/);
+      expect(renderedText(reply.body)).toMatch(
+        /refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\).*Ask an admin/,
+      );
       expect(await t.services.store.listWatches({ kind: 'captions', sessionId: seeded.sessionId })).toEqual([]);
     });
 
@@ -147,7 +151,9 @@ describe('/captions', () => {
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped live captions in session \`${seeded.sessionId}\` (\`${captionsId}\`)`);
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'Stop Requested' }));
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/captions stop', outcome: 'ok', target: `captions ${captionsId} in session ${seeded.sessionId}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/captions stop', outcome: 'ok', target: `captions ${captionsId} in session ${seeded.sessionId}` }),
+      );
       // Their watch ended with them, so it will not announce a maximum duration later.
       expect(await t.services.store.listWatches({ kind: 'captions', resourceId: captionsId })).toEqual([]);
       const [ended] = await t.services.store.listWatches({ kind: 'captions', resourceId: captionsId }, { includeEnded: true });
@@ -189,7 +195,9 @@ describe('/captions', () => {
     it('explains captions that already ended by themselves (404), driven by the emulator clock', async () => {
       const { captionsId } = await started('--max-duration 300');
       t.emulator.control.advanceTime(300_000);
-      expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'Max Duration Exceeded' }));
+      expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(
+        expect.objectContaining({ status: 'stopped', reason: 'Max Duration Exceeded' }),
+      );
       const res = await t.slash('/captions', `stop ${captionsId}`);
       const reply = await res.waitForResponse();
       expect(renderedText(reply.body)).toContain(
@@ -203,7 +211,9 @@ describe('/captions', () => {
       const { seeded, card, captionsId } = await started();
       const since = t.slack.mark();
       await t.click(ACTION.stopCaptions, buttonValue(card.body, ACTION.stopCaptions), { channel: CHANNEL });
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('stopped live captions'), { since });
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('stopped live captions'), {
+        since,
+      });
       expect(renderedText(notice.body)).toContain(`session \`${seeded.sessionId}\``);
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId).status).toBe('stopped');
     });

@@ -52,14 +52,23 @@ describe('/dial', () => {
 
   describe('dialing', () => {
     it('dials with the options given, posts the call card (Hang up, keypad) and watches the call', async () => {
-      const { seeded, card, callId, connectionId } = await dialed('--from +15557654321@example.com --secure --video --observe-mute --header X-Meeting=standup --header X-Room=4');
+      const { seeded, card, callId, connectionId } = await dialed(
+        '--from +15557654321@example.com --secure --video --observe-mute --header X-Meeting=standup --header X-Room=4',
+      );
       const call = t.emulator.control.getSipCall(t.project.apiKey, callId);
       expect(call).toEqual(
         expect.objectContaining({
           sessionId: seeded.sessionId,
           connectionId,
           status: 'started',
-          sip: expect.objectContaining({ uri: URI, from: '+15557654321@example.com', secure: true, video: true, observeForceMute: true, headers: { 'X-Meeting': 'standup', 'X-Room': '4' } }),
+          sip: expect.objectContaining({
+            uri: URI,
+            from: '+15557654321@example.com',
+            secure: true,
+            video: true,
+            observeForceMute: true,
+            headers: { 'X-Meeting': 'standup', 'X-Room': '4' },
+          }),
         }),
       );
       expect(call.sip.auth).toBeUndefined();
@@ -77,7 +86,12 @@ describe('/dial', () => {
 
       const watches = await t.services.store.listWatches({ kind: 'sip', resourceId: callId });
       expect(watches).toEqual([
-        expect.objectContaining({ sessionId: seeded.sessionId, channelId: CHANNEL, messageTs: expect.any(String), lastState: { status: 'dialing', streamId: call.streamId, dialedAt: expect.any(Number), connectionId: call.connectionId } }),
+        expect.objectContaining({
+          sessionId: seeded.sessionId,
+          channelId: CHANNEL,
+          messageTs: expect.any(String),
+          lastState: { status: 'dialing', streamId: call.streamId, dialedAt: expect.any(Number), connectionId: call.connectionId },
+        }),
       ]);
       const [audit] = await t.store.listAudit(TEAM, 1);
       expect(audit).toEqual(expect.objectContaining({ command: '/dial', outcome: 'ok', target: `${URI} in session ${seeded.sessionId}` }));
@@ -86,7 +100,9 @@ describe('/dial', () => {
     it('explains a relayed session (409): SIP needs a routed session', async () => {
       const seeded = t.seedSession({ streams: 1, mediaMode: 'relayed' });
       const text = await replyTo(`${URI} ${seeded.sessionId}`);
-      expect(text).toContain(':warning: This session is relayed; recording, broadcast, SIP and audio need a routed session (create one with `/session create` without `--relayed`).');
+      expect(text).toContain(
+        ':warning: This session is relayed; recording, broadcast, SIP and audio need a routed session (create one with `/session create` without `--relayed`).',
+      );
       const [audit] = await t.store.listAudit(TEAM, 1);
       expect(audit).toEqual(expect.objectContaining({ command: '/dial', outcome: 'error', error: 'VideoConflictError 409' }));
     });
@@ -99,7 +115,9 @@ describe('/dial', () => {
       const key = t.services.projects.client('suspended').apiKey;
       const seeded = t.seedSession({ streams: 1, apiKey: key });
       await suspend(t, key);
-      expect(await replyTo(`${URI} ${seeded.sessionId} --project suspended`)).toMatch(/refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\)/);
+      expect(await replyTo(`${URI} ${seeded.sessionId} --project suspended`)).toMatch(
+        /refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\)/,
+      );
       expect(t.emulator.control.getSession(key, seeded.sessionId).connections.some((c) => c.kind === 'sip')).toBe(false);
     });
 
@@ -132,7 +150,9 @@ describe('/dial', () => {
       expect(t.emulator.control.getSipCall(t.project.apiKey, callId).status).toBe('ended');
       expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).connections.find((c) => c.connectionId === connectionId)?.connected).toBe(false);
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/dial hang up', outcome: 'ok', target: `call connection ${connectionId} in session ${seeded.sessionId}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/dial hang up', outcome: 'ok', target: `call connection ${connectionId} in session ${seeded.sessionId}` }),
+      );
 
       const again = await t.click(ACTION.sipHangUp, buttonValue(card.body, ACTION.sipHangUp));
       const ended = await t.slack.waitForResponse(again.responseId);
@@ -155,7 +175,9 @@ describe('/dial', () => {
       const other = t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).connections.find((c) => c.connectionId !== connectionId)!;
       expect(t.emulator.control.dtmfReceived(t.project.apiKey, seeded.sessionId, other.connectionId)).toEqual([]);
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/dtmf', outcome: 'ok', target: `keypad tone to connection ${connectionId} in session ${seeded.sessionId}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/dtmf', outcome: 'ok', target: `keypad tone to connection ${connectionId} in session ${seeded.sessionId}` }),
+      );
     });
 
     it('a key pressed after the call ended explains it (404)', async () => {

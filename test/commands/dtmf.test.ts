@@ -35,7 +35,14 @@ describe('/dtmf', () => {
 
   it('plays them to one connection with --to (a capital P is a pause too), using the channel’s session', async () => {
     const seeded = t.seedSession({ streams: 2 });
-    await t.store.setChannelBinding({ teamId: TEAM, channelId: 'C0DTMF', sessionId: seeded.sessionId, projectName: 'prod', updatedBy: USERS.admin, updatedAt: 0 });
+    await t.store.setChannelBinding({
+      teamId: TEAM,
+      channelId: 'C0DTMF',
+      sessionId: seeded.sessionId,
+      projectName: 'prod',
+      updatedBy: USERS.admin,
+      updatedAt: 0,
+    });
     const since = t.slack.mark();
     await t.slash('/dtmf', `*9P0 --to ${seeded.connections[1]}`, { channel: 'C0DTMF' });
     const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0DTMF', { since });
@@ -47,7 +54,9 @@ describe('/dtmf', () => {
   it('explains a connection that is not connected (404): no tones were sent', async () => {
     const seeded = t.seedSession({ streams: 1 });
     const text = await replyTo(`1 ${seeded.sessionId} --to e9f8c166-6c67-440d-994a-04fb6dfed007`);
-    expect(text).toContain(`Connection \`e9f8c166-6c67-440d-994a-04fb6dfed007\` is not connected to session \`${seeded.sessionId}\` (the call may have ended); no tones were sent.`);
+    expect(text).toContain(
+      `Connection \`e9f8c166-6c67-440d-994a-04fb6dfed007\` is not connected to session \`${seeded.sessionId}\` (the call may have ended); no tones were sent.`,
+    );
     const [audit] = await t.store.listAudit(TEAM, 1);
     expect(audit).toEqual(expect.objectContaining({ command: '/dtmf', outcome: 'error', error: 'VideoNotFoundError 404' }));
   });

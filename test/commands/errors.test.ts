@@ -33,7 +33,9 @@ describe('failures', () => {
   it('403: a project whose key or secret is wrong', async () => {
     // The "broken" project was configured with credentials the service does not know.
     const text = await replyTo('/unmute-all', '2_MX4anysession00000000 --project broken');
-    expect(text).toMatch(/refused the credentials of project \*broken\* \(wrong API key or secret, or the project is suspended\); nothing was changed\. Ask an admin/);
+    expect(text).toMatch(
+      /refused the credentials of project \*broken\* \(wrong API key or secret, or the project is suspended\); nothing was changed\. Ask an admin/,
+    );
     const [audit] = await t.store.listAudit('T0TEST', 1);
     expect(audit).toEqual(expect.objectContaining({ outcome: 'error', projectName: 'broken', error: 'VideoAuthError 403' }));
   });
@@ -69,7 +71,13 @@ describe('failures', () => {
 
   it('400 from the service: its message, escaped, and nothing changed', async () => {
     const seeded = t.seedSession({ streams: 1 });
-    t.emulator.control.injectFault({ method: 'POST', path: '/mute', kind: 'status', status: 400, body: JSON.stringify({ code: 400, message: 'Invalid <options>' }) });
+    t.emulator.control.injectFault({
+      method: 'POST',
+      path: '/mute',
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({ code: 400, message: 'Invalid <options>' }),
+    });
     const text = await replyTo('/unmute-all', seeded.sessionId);
     expect(text).toContain('The video service rejected the request as invalid: Invalid <options>; nothing was changed.');
   });

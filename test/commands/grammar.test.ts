@@ -1,15 +1,6 @@
 import { z } from 'zod';
 import { COMMANDS } from '../../src/commands';
-import {
-  type ArgsGrammar,
-  type CommandGrammar,
-  flagKey,
-  parseArgs,
-  parseCommand,
-  tokenize,
-  usageHint,
-  usageLine,
-} from '../../src/commands/grammar';
+import { type ArgsGrammar, type CommandGrammar, flagKey, parseArgs, parseCommand, tokenize, usageHint, usageLine } from '../../src/commands/grammar';
 import { muteCommand } from '../../src/commands/mute';
 import { muteAllCommand } from '../../src/commands/mute-all';
 import { sessionCommand } from '../../src/commands/session';
@@ -18,18 +9,98 @@ import { videoCommand } from '../../src/commands/video';
 
 describe('tokenize', () => {
   const cases: [string, string, { value: string; quoted: boolean }[]][] = [
-    ['plain words', 'a b  c', [{ value: 'a', quoted: false }, { value: 'b', quoted: false }, { value: 'c', quoted: false }]],
-    ['leading/trailing/nbsp whitespace', '  a\u00a0b\t', [{ value: 'a', quoted: false }, { value: 'b', quoted: false }]],
-    ['double quotes', 'say "hello world"', [{ value: 'say', quoted: false }, { value: 'hello world', quoted: true }]],
-    ['single quotes', "say 'hello world'", [{ value: 'say', quoted: false }, { value: 'hello world', quoted: true }]],
-    ['smart double quotes', 'say “hello world”', [{ value: 'say', quoted: false }, { value: 'hello world', quoted: true }]],
-    ['smart single quotes', 'say ‘hello world’', [{ value: 'say', quoted: false }, { value: 'hello world', quoted: true }]],
-    ['mismatched smart quotes from phones', 'say “hello world“', [{ value: 'say', quoted: false }, { value: 'hello world', quoted: true }]],
-    ['apostrophe inside a word', "don't stop", [{ value: "don't", quoted: false }, { value: 'stop', quoted: false }]],
+    [
+      'plain words',
+      'a b  c',
+      [
+        { value: 'a', quoted: false },
+        { value: 'b', quoted: false },
+        { value: 'c', quoted: false },
+      ],
+    ],
+    [
+      'leading/trailing/nbsp whitespace',
+      '  a\u00a0b\t',
+      [
+        { value: 'a', quoted: false },
+        { value: 'b', quoted: false },
+      ],
+    ],
+    [
+      'double quotes',
+      'say "hello world"',
+      [
+        { value: 'say', quoted: false },
+        { value: 'hello world', quoted: true },
+      ],
+    ],
+    [
+      'single quotes',
+      "say 'hello world'",
+      [
+        { value: 'say', quoted: false },
+        { value: 'hello world', quoted: true },
+      ],
+    ],
+    [
+      'smart double quotes',
+      'say “hello world”',
+      [
+        { value: 'say', quoted: false },
+        { value: 'hello world', quoted: true },
+      ],
+    ],
+    [
+      'smart single quotes',
+      'say ‘hello world’',
+      [
+        { value: 'say', quoted: false },
+        { value: 'hello world', quoted: true },
+      ],
+    ],
+    [
+      'mismatched smart quotes from phones',
+      'say “hello world“',
+      [
+        { value: 'say', quoted: false },
+        { value: 'hello world', quoted: true },
+      ],
+    ],
+    [
+      'apostrophe inside a word',
+      "don't stop",
+      [
+        { value: "don't", quoted: false },
+        { value: 'stop', quoted: false },
+      ],
+    ],
     ['quote after = in a flag', '--name="Town hall"', [{ value: '--name=Town hall', quoted: false }]],
-    ['escaped double quote', 'say "a \\"b\\" c"', [{ value: 'say', quoted: false }, { value: 'a "b" c', quoted: true }]],
-    ['empty quoted word', 'x ""', [{ value: 'x', quoted: false }, { value: '', quoted: true }]],
-    ['Slack entities decoded', 'a &lt;b&gt; &amp; c', [{ value: 'a', quoted: false }, { value: '<b>', quoted: false }, { value: '&', quoted: false }, { value: 'c', quoted: false }]],
+    [
+      'escaped double quote',
+      'say "a \\"b\\" c"',
+      [
+        { value: 'say', quoted: false },
+        { value: 'a "b" c', quoted: true },
+      ],
+    ],
+    [
+      'empty quoted word',
+      'x ""',
+      [
+        { value: 'x', quoted: false },
+        { value: '', quoted: true },
+      ],
+    ],
+    [
+      'Slack entities decoded',
+      'a &lt;b&gt; &amp; c',
+      [
+        { value: 'a', quoted: false },
+        { value: '<b>', quoted: false },
+        { value: '&', quoted: false },
+        { value: 'c', quoted: false },
+      ],
+    ],
     ['empty text', '', []],
   ];
   it.each(cases)('%s', (_name, text, expected) => {
@@ -109,7 +180,10 @@ describe('parseArgs', () => {
   });
 
   it('names the argument a schema problem is about', () => {
-    const strict: ArgsGrammar = { ...grammar, schema: z.object({ type: z.string().max(3, { error: 'too long' }), data: z.string(), session: z.string().optional() }) };
+    const strict: ArgsGrammar = {
+      ...grammar,
+      schema: z.object({ type: z.string().max(3, { error: 'too long' }), data: z.string(), session: z.string().optional() }),
+    };
     const t = tokenize('chatter hi');
     if (!t.ok) throw new Error();
     expect(parseArgs(strict, t.tokens)).toEqual({ ok: false, problem: '<type>: too long' });
@@ -202,7 +276,11 @@ describe('the commands’ grammars', () => {
         const declared = [...sub.args.positionals.map((p) => p.name), ...sub.args.flags.map((f) => flagKey(f.name))].sort();
         const schema = sub.args.schema as unknown as { shape?: Record<string, unknown>; def?: { in?: { shape?: Record<string, unknown> } } };
         const shape = schema.shape ?? schema.def?.in?.shape;
-        expect({ command: command.command, sub: sub.name, keys: Object.keys(shape ?? {}).sort() }).toEqual({ command: command.command, sub: sub.name, keys: declared });
+        expect({ command: command.command, sub: sub.name, keys: Object.keys(shape ?? {}).sort() }).toEqual({
+          command: command.command,
+          sub: sub.name,
+          keys: declared,
+        });
       }
     }
   });

@@ -30,7 +30,16 @@ describe('moderation commands', () => {
         [seeded.streams[1], false],
       ]);
       const [audit] = await t.store.listAudit('T0TEST', 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/mute', outcome: 'ok', userId: USERS.moderator, channelId: CHANNEL, projectName: 'prod', target: `stream ${seeded.streams[0]} in session ${seeded.sessionId}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({
+          command: '/mute',
+          outcome: 'ok',
+          userId: USERS.moderator,
+          channelId: CHANNEL,
+          projectName: 'prod',
+          target: `stream ${seeded.streams[0]} in session ${seeded.sessionId}`,
+        }),
+      );
     });
 
     it('explains an unknown stream (404) in one sentence, audits the error, changes nothing', async () => {
@@ -62,7 +71,14 @@ describe('moderation commands', () => {
     it('uses the channel default and an alias', async () => {
       const seeded = t.seedSession({ streams: 1 });
       await t.store.putAlias({ teamId: 'T0TEST', alias: 'daily', projectName: 'prod', sessionId: seeded.sessionId, createdBy: 'U1', createdAt: 0 });
-      await t.store.setChannelBinding({ teamId: 'T0TEST', channelId: 'C0DAILY', sessionId: seeded.sessionId, projectName: 'prod', updatedBy: 'U1', updatedAt: 0 });
+      await t.store.setChannelBinding({
+        teamId: 'T0TEST',
+        channelId: 'C0DAILY',
+        sessionId: seeded.sessionId,
+        projectName: 'prod',
+        updatedBy: 'U1',
+        updatedAt: 0,
+      });
       const since = t.slack.mark();
       await t.slash('/mute', seeded.streams[0]!, { channel: 'C0DAILY' });
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0DAILY', { since });
@@ -106,7 +122,9 @@ describe('moderation commands', () => {
       const replaced = await res.waitForResponse((r: RecordedResponse) => r.body.replace_original === true);
       expect(renderedText(replaced.body)).toContain('is muted');
       const [audit] = await t.store.listAudit('T0TEST', 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/mute-all', outcome: 'ok', target: `session ${seeded.sessionId} except ${seeded.streams[2]}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/mute-all', outcome: 'ok', target: `session ${seeded.sessionId} except ${seeded.streams[2]}` }),
+      );
     });
 
     it('Cancel removes the card', async () => {

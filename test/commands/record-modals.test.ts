@@ -31,7 +31,10 @@ const pick = (value: string) => ({ [RECORD_ACTION.field]: { type: 'static_select
 const radio = (value: string, action: string = RECORD_ACTION.field) => ({ [action]: { type: 'radio_buttons', selected_option: option(value) } });
 const media = (...values: string[]) => ({ [RECORD_ACTION.field]: { type: 'checkboxes', selected_options: values.map(option) } });
 const sessionValue = (sessionId: string) => ({
-  [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'standup (prod)' }, value: encodeSessionOption('prod', sessionId) } },
+  [ACTION.sessionPicker]: {
+    type: 'external_select',
+    selected_option: { text: { type: 'plain_text', text: 'standup (prod)' }, value: encodeSessionOption('prod', sessionId) },
+  },
 });
 
 /** A composed, auto, audio+video start form for this session; `extra` replaces or adds fields. */
@@ -96,7 +99,12 @@ describe('/record forms', () => {
   }
 
   /** A block action inside a modal (dispatch_action), signed like Slack's. */
-  async function dispatch(view: View, viewId: string, action: { actionId: string; blockId: string; type: string; value: string }, values: Values): Promise<void> {
+  async function dispatch(
+    view: View,
+    viewId: string,
+    action: { actionId: string; blockId: string; type: string; value: string },
+    values: Values,
+  ): Promise<void> {
     const payload = {
       type: 'block_actions',
       user: { id: USERS.admin, username: 'u0admin', name: 'u0admin', team_id: TEAM },
@@ -107,8 +115,22 @@ describe('/record forms', () => {
       team: { id: TEAM, domain: 'vidops-test' },
       enterprise: null,
       is_enterprise_install: false,
-      view: { id: viewId, team_id: TEAM, type: 'modal', blocks: view.blocks, private_metadata: view.private_metadata, callback_id: view.callback_id, state: { values }, title: { type: 'plain_text', text: 'x' }, root_view_id: viewId, app_id: 'A0VIDOPS', bot_id: 'B0BOT' },
-      actions: [{ action_id: action.actionId, block_id: action.blockId, type: action.type, selected_option: option(action.value), action_ts: `${Date.now() / 1000}` }],
+      view: {
+        id: viewId,
+        team_id: TEAM,
+        type: 'modal',
+        blocks: view.blocks,
+        private_metadata: view.private_metadata,
+        callback_id: view.callback_id,
+        state: { values },
+        title: { type: 'plain_text', text: 'x' },
+        root_view_id: viewId,
+        app_id: 'A0VIDOPS',
+        bot_id: 'B0BOT',
+      },
+      actions: [
+        { action_id: action.actionId, block_id: action.blockId, type: action.type, selected_option: option(action.value), action_ts: `${Date.now() / 1000}` },
+      ],
     };
     const res = await t.post(signedInteraction(SIGNING_SECRET, payload));
     expect(res.status).toBe(200);
@@ -144,7 +166,9 @@ describe('/record forms', () => {
       expect(view.callback_id).toBe(RECORD_CALLBACK.startModal);
       expect(JSON.parse(view.private_metadata)).toEqual({ c: 'C0FORM' });
       const [picker] = findElements(view, ACTION.sessionPicker);
-      expect(picker).toEqual(expect.objectContaining({ type: 'external_select', initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }));
+      expect(picker).toEqual(
+        expect.objectContaining({ type: 'external_select', initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }),
+      );
       expect(renderedText((picker as { initial_option: unknown }).initial_option)).toContain('standup (prod)');
       expect(blockIds(view)).toEqual([
         BLOCK.sessionPicker,
@@ -157,7 +181,7 @@ describe('/record forms', () => {
         RECORD_BLOCK.media,
         RECORD_BLOCK.tag,
       ]);
-      expect(renderedText(view)).toContain('The recording\'s card is posted in <#C0FORM>');
+      expect(renderedText(view)).toContain("The recording's card is posted in <#C0FORM>");
     });
 
     it('a viewer gets a denial instead of the form', async () => {
@@ -170,18 +194,37 @@ describe('/record forms', () => {
     it('offers only valid combinations: individual hides resolution and layout; custom shows the stylesheet, pip neither', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const { view, viewId } = await openStartForm();
-      const individual = await redraw(view, viewId, { actionId: RECORD_ACTION.outputMode, blockId: RECORD_BLOCK.outputMode, type: 'radio_buttons', value: 'individual' }, startValues(seeded.sessionId, { [RECORD_BLOCK.outputMode]: radio('individual', RECORD_ACTION.outputMode) }));
+      const individual = await redraw(
+        view,
+        viewId,
+        { actionId: RECORD_ACTION.outputMode, blockId: RECORD_BLOCK.outputMode, type: 'radio_buttons', value: 'individual' },
+        startValues(seeded.sessionId, { [RECORD_BLOCK.outputMode]: radio('individual', RECORD_ACTION.outputMode) }),
+      );
       expect(blockIds(individual)).not.toContain(RECORD_BLOCK.resolution);
       expect(blockIds(individual)).not.toContain(RECORD_BLOCK.layoutType);
       expect(blockIds(individual)).not.toContain(RECORD_BLOCK.screenshare);
       // What was picked stays picked on the redraw.
-      expect(findElements(individual, ACTION.sessionPicker)[0]).toEqual(expect.objectContaining({ initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }));
+      expect(findElements(individual, ACTION.sessionPicker)[0]).toEqual(
+        expect.objectContaining({ initial_option: expect.objectContaining({ value: encodeSessionOption('prod', seeded.sessionId) }) }),
+      );
 
-      const custom = await redraw(view, viewId, { actionId: RECORD_ACTION.layoutType, blockId: RECORD_BLOCK.layoutType, type: 'static_select', value: 'custom' }, startValues(seeded.sessionId, { [RECORD_BLOCK.layoutType]: { [RECORD_ACTION.layoutType]: { type: 'static_select', selected_option: option('custom') } } }));
+      const custom = await redraw(
+        view,
+        viewId,
+        { actionId: RECORD_ACTION.layoutType, blockId: RECORD_BLOCK.layoutType, type: 'static_select', value: 'custom' },
+        startValues(seeded.sessionId, {
+          [RECORD_BLOCK.layoutType]: { [RECORD_ACTION.layoutType]: { type: 'static_select', selected_option: option('custom') } },
+        }),
+      );
       expect(blockIds(custom)).toContain(RECORD_BLOCK.stylesheet);
       expect(blockIds(custom)).not.toContain(RECORD_BLOCK.screenshare);
 
-      const pip = await redraw(view, viewId, { actionId: RECORD_ACTION.layoutType, blockId: RECORD_BLOCK.layoutType, type: 'static_select', value: 'pip' }, startValues(seeded.sessionId, { [RECORD_BLOCK.layoutType]: { [RECORD_ACTION.layoutType]: { type: 'static_select', selected_option: option('pip') } } }));
+      const pip = await redraw(
+        view,
+        viewId,
+        { actionId: RECORD_ACTION.layoutType, blockId: RECORD_BLOCK.layoutType, type: 'static_select', value: 'pip' },
+        startValues(seeded.sessionId, { [RECORD_BLOCK.layoutType]: { [RECORD_ACTION.layoutType]: { type: 'static_select', selected_option: option('pip') } } }),
+      );
       expect(blockIds(pip)).not.toContain(RECORD_BLOCK.stylesheet);
       expect(blockIds(pip)).not.toContain(RECORD_BLOCK.screenshare);
       for (const v of [individual, custom, pip]) expect(modalProblems(v)).toEqual([]);
@@ -277,12 +320,18 @@ describe('/record forms', () => {
       const { view, viewId } = await openStartForm();
       const since = t.slack.mark();
       await submit(viewId, view, startValues(seeded.sessionId, { [RECORD_BLOCK.name]: field('Relayed try'), [RECORD_BLOCK.resolution]: pick('1280x720') }));
-      const again = await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && (c.body.view as View).callback_id === RECORD_CALLBACK.startModal, { since });
+      const again = await t.waitForSlackCall(
+        'views.update',
+        (c) => c.body.view_id === viewId && (c.body.view as View).callback_id === RECORD_CALLBACK.startModal,
+        { since },
+      );
       const form = again.body.view as View;
       expect(form.blocks[0]!.block_id).toBe(RECORD_BLOCK.problem);
       expect(renderedText(form)).toContain('This session is relayed; recording needs a routed session — create one with `/session create --use`');
       expect(form.blocks.find((b) => b.block_id === RECORD_BLOCK.name)?.element).toEqual(expect.objectContaining({ initial_value: 'Relayed try' }));
-      expect(form.blocks.find((b) => b.block_id === RECORD_BLOCK.resolution)?.element).toEqual(expect.objectContaining({ initial_option: expect.objectContaining({ value: '1280x720' }) }));
+      expect(form.blocks.find((b) => b.block_id === RECORD_BLOCK.resolution)?.element).toEqual(
+        expect.objectContaining({ initial_option: expect.objectContaining({ value: '1280x720' }) }),
+      );
     });
 
     it('the submission checks the role again: a viewer sees the denial in the form', async () => {
@@ -290,20 +339,41 @@ describe('/record forms', () => {
       const viewId = await openInSlack({ type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] });
       const since = t.slack.mark();
       const before = archivePosts();
-      await t.submitView({ callbackId: RECORD_CALLBACK.startModal, viewId, privateMetadata: JSON.stringify({ c: CHANNEL }), values: startValues(seeded.sessionId) }, { user: USERS.viewer });
+      await t.submitView(
+        { callbackId: RECORD_CALLBACK.startModal, viewId, privateMetadata: JSON.stringify({ c: CHANNEL }), values: startValues(seeded.sessionId) },
+        { user: USERS.viewer },
+      );
       await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && renderedText(c.body).includes('needs the moderator role'), { since });
       expect(archivePosts()).toBe(before);
     });
 
     it('problems the adapter finds land on the block of their field, or on the session when that block is absent', () => {
       const present = new Set([BLOCK.sessionPicker, RECORD_BLOCK.stylesheet]);
-      expect(errorsFromValidation(new VideoValidationError('layout.stylesheet', 'is allowed only with type "custom" (type is "pip"). Example: { type: "custom" }'), { 'layout.stylesheet': RECORD_BLOCK.stylesheet }, present, BLOCK.sessionPicker)).toEqual({
+      expect(
+        errorsFromValidation(
+          new VideoValidationError('layout.stylesheet', 'is allowed only with type "custom" (type is "pip"). Example: { type: "custom" }'),
+          { 'layout.stylesheet': RECORD_BLOCK.stylesheet },
+          present,
+          BLOCK.sessionPicker,
+        ),
+      ).toEqual({
         [RECORD_BLOCK.stylesheet]: 'Is allowed only with type "custom" (type is "pip").',
       });
-      expect(errorsFromValidation(new VideoValidationError('resolution', 'must be one of "640x480" (got "1x1"). Example: "640x480"'), { resolution: RECORD_BLOCK.resolution }, present, BLOCK.sessionPicker)).toEqual({
+      expect(
+        errorsFromValidation(
+          new VideoValidationError('resolution', 'must be one of "640x480" (got "1x1"). Example: "640x480"'),
+          { resolution: RECORD_BLOCK.resolution },
+          present,
+          BLOCK.sessionPicker,
+        ),
+      ).toEqual({
         [BLOCK.sessionPicker]: 'Must be one of "640x480".',
       });
-      const checked = checkStartForm({ ...EMPTY_START_FORM, session: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('nope', 's1') } }, present, () => false);
+      const checked = checkStartForm(
+        { ...EMPTY_START_FORM, session: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('nope', 's1') } },
+        present,
+        () => false,
+      );
       expect(checked).toEqual({ ok: false, errors: { [BLOCK.sessionPicker]: 'Pick a session from the list.' } });
     });
   });
@@ -343,9 +413,16 @@ describe('/record forms', () => {
       const { view, viewId } = await openStorageForm();
       expect(view.callback_id).toBe(RECORD_CALLBACK.storageModal);
       expect(JSON.parse(view.private_metadata)).toEqual({ p: 'prod', c: CHANNEL });
-      expect(blockIds(view)).toEqual(expect.arrayContaining([RECORD_BLOCK.accessKey, RECORD_BLOCK.secretKey, RECORD_BLOCK.bucket, RECORD_BLOCK.endpoint, RECORD_BLOCK.fallback]));
+      expect(blockIds(view)).toEqual(
+        expect.arrayContaining([RECORD_BLOCK.accessKey, RECORD_BLOCK.secretKey, RECORD_BLOCK.bucket, RECORD_BLOCK.endpoint, RECORD_BLOCK.fallback]),
+      );
       expect(blockIds(view)).not.toContain(RECORD_BLOCK.accountKey);
-      const blob = await redraw(view, viewId, { actionId: RECORD_ACTION.storageType, blockId: RECORD_BLOCK.storageType, type: 'radio_buttons', value: 'blobstore' }, s3Values({ [RECORD_BLOCK.storageType]: radio('blobstore', RECORD_ACTION.storageType) }));
+      const blob = await redraw(
+        view,
+        viewId,
+        { actionId: RECORD_ACTION.storageType, blockId: RECORD_BLOCK.storageType, type: 'radio_buttons', value: 'blobstore' },
+        s3Values({ [RECORD_BLOCK.storageType]: radio('blobstore', RECORD_ACTION.storageType) }),
+      );
       expect(blockIds(blob)).toEqual(expect.arrayContaining([RECORD_BLOCK.accountName, RECORD_BLOCK.accountKey, RECORD_BLOCK.container, RECORD_BLOCK.domain]));
       expect(blockIds(blob)).not.toContain(RECORD_BLOCK.accessKey);
       expect(JSON.stringify(blob)).not.toContain('initial_value');
@@ -369,13 +446,22 @@ describe('/record forms', () => {
       const saved = await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && renderedText(c.body).includes('Saved'), { since });
       expect(renderedText(saved.body)).toContain('The keys are not shown.');
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/record storage', outcome: 'ok', target: 'upload target s3 meeting-recordings fallback service' }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/record storage', outcome: 'ok', target: 'upload target s3 meeting-recordings fallback service' }),
+      );
     });
 
     it('saves a blob store target', async () => {
       const { view, viewId } = await openStorageForm();
       const s3Blocks: string[] = [RECORD_BLOCK.accessKey, RECORD_BLOCK.secretKey, RECORD_BLOCK.bucket, RECORD_BLOCK.endpoint];
-      const blobView = { ...view, blocks: view.blocks.filter((b) => !s3Blocks.includes(b.block_id ?? '')).concat([RECORD_BLOCK.accountName, RECORD_BLOCK.accountKey, RECORD_BLOCK.container, RECORD_BLOCK.domain].map((block_id) => ({ type: 'input', block_id }))) };
+      const blobView = {
+        ...view,
+        blocks: view.blocks
+          .filter((b) => !s3Blocks.includes(b.block_id ?? ''))
+          .concat(
+            [RECORD_BLOCK.accountName, RECORD_BLOCK.accountKey, RECORD_BLOCK.container, RECORD_BLOCK.domain].map((block_id) => ({ type: 'input', block_id })),
+          ),
+      };
       const since = t.slack.mark();
       await submit(viewId, blobView, {
         [RECORD_BLOCK.storageType]: radio('blobstore', RECORD_ACTION.storageType),
@@ -387,25 +473,44 @@ describe('/record forms', () => {
       });
       const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       expect(renderedText(notice.body)).toContain('Blob store container `recordings`; failed uploads are not kept.');
-      expect(t.emulator.control.uploadTarget(t.project.apiKey)).toEqual({ type: 'blobstore', config: { accountName: 'acmestorage', accountKey: ACCOUNT_KEY, container: 'recordings' }, fallback: 'none' });
+      expect(t.emulator.control.uploadTarget(t.project.apiKey)).toEqual({
+        type: 'blobstore',
+        config: { accountName: 'acmestorage', accountKey: ACCOUNT_KEY, container: 'recordings' },
+        fallback: 'none',
+      });
     });
 
     it('a bad endpoint is answered on its field, without echoing what was typed; nothing is sent', async () => {
       const { view, viewId } = await openStorageForm();
       const before = t.emulator.control.requestLog().length;
       const ack = await submit(viewId, view, s3Values({ [RECORD_BLOCK.endpoint]: field(`ftp://${SECRET}@example.com`) }));
-      expect(ack.body).toEqual({ response_action: 'errors', errors: { [RECORD_BLOCK.endpoint]: 'Give the base URL with http:// or https://, e.g. https://s3.eu-central-1.example.com' } });
+      expect(ack.body).toEqual({
+        response_action: 'errors',
+        errors: { [RECORD_BLOCK.endpoint]: 'Give the base URL with http:// or https://, e.g. https://s3.eu-central-1.example.com' },
+      });
       expect(t.emulator.control.requestLog().length).toBe(before);
     });
 
     it('a refusal from the service comes back in the form: where files go filled in again, keys to be typed again', async () => {
       const { view, viewId } = await openStorageForm();
-      t.emulator.control.injectFault({ method: 'PUT', path: '/archive/storage', kind: 'status', status: 400, body: JSON.stringify({ code: 400, message: 'Unsupported configuration' }) });
+      t.emulator.control.injectFault({
+        method: 'PUT',
+        path: '/archive/storage',
+        kind: 'status',
+        status: 400,
+        body: JSON.stringify({ code: 400, message: 'Unsupported configuration' }),
+      });
       const since = t.slack.mark();
       await submit(viewId, view, s3Values());
-      const again = await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && (c.body.view as View).callback_id === RECORD_CALLBACK.storageModal, { since });
+      const again = await t.waitForSlackCall(
+        'views.update',
+        (c) => c.body.view_id === viewId && (c.body.view as View).callback_id === RECORD_CALLBACK.storageModal,
+        { since },
+      );
       const form = again.body.view as View;
-      expect(renderedText(form)).toContain('The video service rejected the request as invalid: Unsupported configuration; nothing was changed. Type the keys again to retry.');
+      expect(renderedText(form)).toContain(
+        'The video service rejected the request as invalid: Unsupported configuration; nothing was changed. Type the keys again to retry.',
+      );
       expect(form.blocks.find((b) => b.block_id === RECORD_BLOCK.bucket)?.element).toEqual(expect.objectContaining({ initial_value: 'meeting-recordings' }));
       expect(form.blocks.find((b) => b.block_id === RECORD_BLOCK.accessKey)?.element?.initial_value).toBeUndefined();
     });

@@ -35,12 +35,17 @@ describe('/record', () => {
   const archivePosts = () => t.emulator.control.requestLog().filter((e) => e.method === 'POST' && /\/archive$/.test(e.path)).length;
 
   /** `/record start <text>`; waits for the card and the watch. */
-  async function startTyped(text: string, actor: { channel?: string; user?: string } = {}): Promise<{ card: RecordedCall; archiveId: string; track: TrackRequest }> {
+  async function startTyped(
+    text: string,
+    actor: { channel?: string; user?: string } = {},
+  ): Promise<{ card: RecordedCall; archiveId: string; track: TrackRequest }> {
     const channel = actor.channel ?? CHANNEL;
     const since = t.slack.mark();
     const trackedNow = nextTracked();
     await t.slash('/record', `start ${text}`, actor);
-    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && renderedText(c.body).includes('started recording'), { since });
+    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && renderedText(c.body).includes('started recording'), {
+      since,
+    });
     const track = await trackedNow;
     return { card, archiveId: track.resourceId, track };
   }
@@ -83,7 +88,15 @@ describe('/record', () => {
       await t.services.projects.client('prod').streams.setLayoutClasses(seeded.sessionId, [{ id: seeded.streams[0]!, layoutClassList: ['focus'] }]);
       const { card, archiveId, track } = await startTyped(`${seeded.sessionId} "Weekly <review> & co" --resolution 1280x720 --layout pip`);
       expect(archive(archiveId)).toEqual(
-        expect.objectContaining({ sessionId: seeded.sessionId, status: 'started', name: 'Weekly <review> & co', resolution: '1280x720', outputMode: 'composed', streamMode: 'auto', layout: { type: 'pip' } }),
+        expect.objectContaining({
+          sessionId: seeded.sessionId,
+          status: 'started',
+          name: 'Weekly <review> & co',
+          resolution: '1280x720',
+          outputMode: 'composed',
+          streamMode: 'auto',
+          layout: { type: 'pip' },
+        }),
       );
       const text = renderedText(card.body);
       expect(text).toContain(`<@${USERS.moderator}> started recording session \`${seeded.sessionId}\``);
@@ -97,12 +110,27 @@ describe('/record', () => {
       expect(findElements(card.body, RECORD_ACTION.download)).toHaveLength(0);
       // The watch: the card's channel and ts, the start response as its first state.
       expect(track).toEqual(
-        expect.objectContaining({ kind: 'archive', resourceId: archiveId, sessionId: seeded.sessionId, initialState: expect.objectContaining({ status: 'started', name: 'Weekly <review> & co' }) }),
+        expect.objectContaining({
+          kind: 'archive',
+          resourceId: archiveId,
+          sessionId: seeded.sessionId,
+          initialState: expect.objectContaining({ status: 'started', name: 'Weekly <review> & co' }),
+        }),
       );
       const [watch] = await t.services.store.listWatches({ kind: 'archive', resourceId: archiveId });
-      expect(watch).toEqual(expect.objectContaining({ teamId: TEAM, channelId: CHANNEL, projectName: 'prod', messageTs: expect.stringMatching(/^\d+\.\d+$/), sessionId: seeded.sessionId }));
+      expect(watch).toEqual(
+        expect.objectContaining({
+          teamId: TEAM,
+          channelId: CHANNEL,
+          projectName: 'prod',
+          messageTs: expect.stringMatching(/^\d+\.\d+$/),
+          sessionId: seeded.sessionId,
+        }),
+      );
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/record start', outcome: 'ok', target: `session ${seeded.sessionId}`, userId: USERS.moderator }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/record start', outcome: 'ok', target: `session ${seeded.sessionId}`, userId: USERS.moderator }),
+      );
     });
 
     it('records the channel’s session under a quoted name given alone', async () => {
@@ -116,7 +144,9 @@ describe('/record', () => {
       const seeded = t.seedSession({ streams: 1 });
       const { archiveId, card } = await startTyped(`${seeded.sessionId} --individual --manual --audio-only --tag speakers`);
       const started = archive(archiveId);
-      expect(started).toEqual(expect.objectContaining({ outputMode: 'individual', streamMode: 'manual', hasAudio: true, hasVideo: false, multiArchiveTag: 'speakers' }));
+      expect(started).toEqual(
+        expect.objectContaining({ outputMode: 'individual', streamMode: 'manual', hasAudio: true, hasVideo: false, multiArchiveTag: 'speakers' }),
+      );
       expect(started.resolution).toBeUndefined();
       const text = renderedText(card.body);
       expect(text).toContain('*Output*\nOne file per stream');
@@ -169,14 +199,18 @@ describe('/record', () => {
     it('404 when nobody is connected: nothing to record yet', async () => {
       const seeded = t.seedSession({ streams: 0 });
       const text = await reply(`start ${seeded.sessionId}`);
-      expect(text).toMatch(/Nobody is connected to session `.+` \(or it does not exist in project \*prod\*\), so there is nothing to record; start the recording once someone has joined\./);
+      expect(text).toMatch(
+        /Nobody is connected to session `.+` \(or it does not exist in project \*prod\*\), so there is nothing to record; start the recording once someone has joined\./,
+      );
     });
 
     it('409 when already recorded without a tag: suggests --tag; with a tag in use: pick another', async () => {
       const seeded = t.seedSession({ streams: 1 });
       await startTyped(`${seeded.sessionId} --tag main`);
       const untagged = await reply(`start ${seeded.sessionId}`);
-      expect(untagged).toContain(`Session \`${seeded.sessionId}\` is already being recorded. To record it a second time in parallel, give this recording its own tag: \`/record start ${seeded.sessionId} --tag second\``);
+      expect(untagged).toContain(
+        `Session \`${seeded.sessionId}\` is already being recorded. To record it a second time in parallel, give this recording its own tag: \`/record start ${seeded.sessionId} --tag second\``,
+      );
       const duplicate = await reply(`start ${seeded.sessionId} --tag main`);
       expect(duplicate).toContain(`Another recording of session \`${seeded.sessionId}\` already uses the tag \`main\`; pick a different \`--tag\`.`);
       // A second tag records in parallel.
@@ -196,7 +230,9 @@ describe('/record', () => {
       });
       await account.projects.setStatus(key, 'SUSPENDED');
       const text = await reply(`start ${seeded.sessionId} --project suspended`);
-      expect(text).toMatch(/refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\); nothing was changed\. Ask an admin/);
+      expect(text).toMatch(
+        /refused the credentials of project \*suspended\* \(wrong API key or secret, or the project is suspended\); nothing was changed\. Ask an admin/,
+      );
     });
 
     it('denies a viewer, audits it and records nothing', async () => {
@@ -248,7 +284,9 @@ describe('/record', () => {
       const choice = await res.waitForResponse();
       expect(renderedText(choice.body)).toContain(`Stop the recording of session \`${seeded.sessionId}\`?`);
       const [stop] = findElements(choice.body, RECORD_ACTION.stop);
-      expect(stop).toEqual(expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ title: expect.objectContaining({ text: 'Stop this recording?' }) }) }));
+      expect(stop).toEqual(
+        expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ title: expect.objectContaining({ text: 'Stop this recording?' }) }) }),
+      );
       expect(archive(archiveId).status).toBe('started');
       await t.click(RECORD_ACTION.stop, buttonValue(choice.body, RECORD_ACTION.stop), { responseUrl: res.responseUrl, channel: 'C0RECCHOICE' });
       const resolved = await res.waitForResponse((r) => r.body.replace_original === true);
@@ -272,7 +310,9 @@ describe('/record', () => {
       const seeded = t.seedSession({ streams: 1 });
       const { archiveId } = await startTyped(seeded.sessionId);
       await t.services.projects.client('prod').archives.stop(archiveId);
-      expect(await reply(`stop ${archiveId}`)).toContain(`Recording \`${archiveId}\` is not being recorded (it is *stopped* (stopped — the file is being processed)), so there is nothing to stop.`);
+      expect(await reply(`stop ${archiveId}`)).toContain(
+        `Recording \`${archiveId}\` is not being recorded (it is *stopped* (stopped — the file is being processed)), so there is nothing to stop.`,
+      );
 
       const other = t.seedSession({ streams: 1 });
       const paused = await startTyped(other.sessionId);
@@ -282,7 +322,9 @@ describe('/record', () => {
     });
 
     it('an unknown recording ID', async () => {
-      expect(await reply('stop 0b6f1f4e-0000-4000-8000-000000000000')).toContain('There is no recording `0b6f1f4e-0000-4000-8000-000000000000` in project *prod*');
+      expect(await reply('stop 0b6f1f4e-0000-4000-8000-000000000000')).toContain(
+        'There is no recording `0b6f1f4e-0000-4000-8000-000000000000` in project *prod*',
+      );
     });
 
     it('the card’s Stop button stops it and redraws the card in place; a viewer is denied', async () => {
@@ -368,7 +410,9 @@ describe('/record', () => {
       expect(findElements(card.body, RECORD_ACTION.download)).toHaveLength(1);
       expect(findElements(card.body, RECORD_ACTION.delete)).toHaveLength(1);
       expect(JSON.stringify(card.body)).not.toContain('archive-files');
-      expect(await reply('show 0b6f1f4e-0000-4000-8000-000000000001', USERS.viewer)).toContain('There is no recording `0b6f1f4e-0000-4000-8000-000000000001` in project *prod*');
+      expect(await reply('show 0b6f1f4e-0000-4000-8000-000000000001', USERS.viewer)).toContain(
+        'There is no recording `0b6f1f4e-0000-4000-8000-000000000001` in project *prod*',
+      );
     });
 
     it('Download answers privately with a fresh URL on every click (URLs expire after 10 minutes)', async () => {
@@ -418,7 +462,9 @@ describe('/record', () => {
       const confirm = await res.waitForResponse();
       expect(renderedText(confirm.body)).toContain(`Delete this recording?* *Old* (\`${archiveId}\`, available to download, `);
       const [button] = findElements(confirm.body, RECORD_ACTION.delete);
-      expect(button).toEqual(expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ confirm: expect.objectContaining({ text: 'Delete' }) }) }));
+      expect(button).toEqual(
+        expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ confirm: expect.objectContaining({ text: 'Delete' }) }) }),
+      );
       expect(findElements(confirm.body, ACTION.cancel)).toHaveLength(1);
       expect(archive(archiveId).status).toBe('available');
 
@@ -505,16 +551,22 @@ describe('/record', () => {
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes('removed stream'), { since });
       expect(archive(archiveId).selectedStreams).toEqual([]);
       const [audit] = await t.store.listAudit(TEAM, 1);
-      expect(audit).toEqual(expect.objectContaining({ command: '/record remove', outcome: 'ok', target: `stream ${seeded.streams[0]} in recording ${archiveId}` }));
+      expect(audit).toEqual(
+        expect.objectContaining({ command: '/record remove', outcome: 'ok', target: `stream ${seeded.streams[0]} in recording ${archiveId}` }),
+      );
     });
 
     it('stream selection on an auto recording, and removing a stream not in it, are explained', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const auto = await startTyped(seeded.sessionId);
-      expect(await reply(`add ${auto.archiveId} ${seeded.streams[0]}`)).toContain('records every stream (stream mode *auto*); choosing streams needs a recording started with `--manual`');
+      expect(await reply(`add ${auto.archiveId} ${seeded.streams[0]}`)).toContain(
+        'records every stream (stream mode *auto*); choosing streams needs a recording started with `--manual`',
+      );
       const other = t.seedSession({ streams: 1 });
       const manual = await startTyped(`${other.sessionId} --manual`);
-      expect(await reply(`remove ${manual.archiveId} ${other.streams[0]}`)).toContain(`Stream \`${other.streams[0]}\` is not part of recording \`${manual.archiveId}\``);
+      expect(await reply(`remove ${manual.archiveId} ${other.streams[0]}`)).toContain(
+        `Stream \`${other.streams[0]}\` is not part of recording \`${manual.archiveId}\``,
+      );
     });
 
     it('usage: --audio-only with --video-only; a viewer cannot add', async () => {

@@ -24,7 +24,11 @@ describe('/render', () => {
     const since = t.slack.mark();
     const tracked = nextTrack(t);
     await t.slash('/render', `start ${PAGE} ${seeded.sessionId} ${text}`, { channel });
-    const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel && renderedText(c.body).includes('started publishing a web page'), { since });
+    const card = await t.waitForSlackCall(
+      'chat.postMessage',
+      (c) => c.body.channel === channel && renderedText(c.body).includes('started publishing a web page'),
+      { since },
+    );
     await tracked;
     const renderId = JSON.parse(buttonValue(card.body, ACTION.stopRender)).i as string;
     return { seeded, card, renderId };
@@ -51,7 +55,9 @@ describe('/render', () => {
       expect(text).toContain('starting');
       expect(text).toContain('after 1 h');
       const [stop] = findElements(card.body, ACTION.stopRender);
-      expect(stop).toEqual(expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ title: expect.objectContaining({ text: 'Stop this composer?' }) }) }));
+      expect(stop).toEqual(
+        expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ title: expect.objectContaining({ text: 'Stop this composer?' }) }) }),
+      );
 
       const watches = await t.services.store.listWatches({ kind: 'render', resourceId: renderId });
       expect(watches).toEqual([
@@ -75,7 +81,14 @@ describe('/render', () => {
 
     it('uses the channel’s session and the defaults; accepts a link as Slack wraps it', async () => {
       const seeded = t.seedSession({ streams: 1 });
-      await t.store.setChannelBinding({ teamId: TEAM, channelId: 'C0RENDERDEF', sessionId: seeded.sessionId, projectName: 'prod', updatedBy: USERS.admin, updatedAt: 0 });
+      await t.store.setChannelBinding({
+        teamId: TEAM,
+        channelId: 'C0RENDERDEF',
+        sessionId: seeded.sessionId,
+        projectName: 'prod',
+        updatedBy: USERS.admin,
+        updatedAt: 0,
+      });
       const since = t.slack.mark();
       await t.slash('/render', `start <${PAGE}|meet.example.com/board/42>`, { channel: 'C0RENDERDEF' });
       const card = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0RENDERDEF', { since });
@@ -129,7 +142,9 @@ describe('/render', () => {
         '<url>: give the full address of a public web page, starting with https://',
       );
       expect(renderedText((await t.slash('/render', 'start https://a.io')).ack)).toContain('the address must be 15 to 2048 characters long');
-      expect(renderedText((await t.slash('/render', `start ${PAGE} --resolution 4k`)).ack)).toContain('--resolution: “4k” is not a resolution; use one of 640x480');
+      expect(renderedText((await t.slash('/render', `start ${PAGE} --resolution 4k`)).ack)).toContain(
+        '--resolution: “4k” is not a resolution; use one of 640x480',
+      );
       expect(renderedText((await t.slash('/render', `start ${PAGE} --max-duration 30`)).ack)).toContain('--max-duration: must be 60 to 36000 seconds');
       expect(renderedText((await t.slash('/render', 'show')).ack)).toContain('<id> is missing');
       expect(renderedText((await t.slash('/render', 'pause')).ack)).toContain('“pause” is not a subcommand of /render');
@@ -212,7 +227,14 @@ describe('/render', () => {
 
     it('without an ID confirms the one running in the channel’s session', async () => {
       const { seeded, renderId } = await started('', 'C0RENDERSTOP');
-      await t.store.setChannelBinding({ teamId: TEAM, channelId: 'C0RENDERSTOP', sessionId: seeded.sessionId, projectName: 'prod', updatedBy: USERS.admin, updatedAt: 0 });
+      await t.store.setChannelBinding({
+        teamId: TEAM,
+        channelId: 'C0RENDERSTOP',
+        sessionId: seeded.sessionId,
+        projectName: 'prod',
+        updatedBy: USERS.admin,
+        updatedAt: 0,
+      });
       const { body } = await replyTo('stop', USERS.moderator, 'C0RENDERSTOP');
       expect(JSON.parse(buttonValue(body, ACTION.confirmRenderStop)).i).toBe(renderId);
     });

@@ -33,7 +33,9 @@ describe('/signal and /session', () => {
       await t.slash('/signal', `${seeded.sessionId} --to ${seeded.connections[1]} layout focus`);
       await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       expect(t.emulator.control.signalsReceived(t.project.apiKey, seeded.sessionId, seeded.connections[0]!)).toEqual([]);
-      expect(t.emulator.control.signalsReceived(t.project.apiKey, seeded.sessionId, seeded.connections[1]!)).toEqual([{ type: 'layout', data: 'focus', from: '' }]);
+      expect(t.emulator.control.signalsReceived(t.project.apiKey, seeded.sessionId, seeded.connections[1]!)).toEqual([
+        { type: 'layout', data: 'focus', from: '' },
+      ]);
     });
 
     it('escapes what the signal says in the channel notice', async () => {

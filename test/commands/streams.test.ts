@@ -78,7 +78,11 @@ describe('/streams', () => {
       expect(click.status).toBe(200);
       const opened = await t.waitForSlackCall('views.open', () => true, { since });
       expect(opened.body.trigger_id).toBe('trigger-layout');
-      const updated = await t.waitForSlackCall('views.update', (c: RecordedCall) => (c.body.view as { callback_id?: string }).callback_id === CALLBACK.layoutClassesModal, { since });
+      const updated = await t.waitForSlackCall(
+        'views.update',
+        (c: RecordedCall) => (c.body.view as { callback_id?: string }).callback_id === CALLBACK.layoutClassesModal,
+        { since },
+      );
       return { view: updated.body.view as Record<string, unknown>, viewId: updated.body.view_id as string };
     }
 
@@ -87,10 +91,13 @@ describe('/streams', () => {
       const values: Record<string, Record<string, unknown>> = {};
       for (const block of blocks.filter((b) => b.type === 'input')) {
         const streamId = block.block_id.slice(BLOCK.layoutStreamPrefix.length);
-        const value = streamId in edits ? edits[streamId] : block.element.initial_value ?? null;
+        const value = streamId in edits ? edits[streamId] : (block.element.initial_value ?? null);
         values[block.block_id] = { [ACTION.layoutClassesInput]: { type: 'plain_text_input', value } };
       }
-      return t.submitView({ callbackId: CALLBACK.layoutClassesModal, viewId: opened.viewId, privateMetadata: opened.view.private_metadata as string, blocks, values }, { user });
+      return t.submitView(
+        { callbackId: CALLBACK.layoutClassesModal, viewId: opened.viewId, privateMetadata: opened.view.private_metadata as string, blocks, values },
+        { user },
+      );
     }
 
     it('opens a loading modal at once, then the form with the clicked stream first and current classes filled in', async () => {
@@ -113,7 +120,10 @@ describe('/streams', () => {
       expect(renderedText(post.body)).toContain('changed the layout classes of 2 streams');
       const session = t.emulator.control.getSession(t.project.apiKey, seeded.sessionId);
       expect(session.streams.map((s) => s.layoutClassList)).toEqual([['focus', 'full'], [], ['sidebar', 'small']]);
-      const puts = t.emulator.control.requestLog().slice(logBefore).filter((e) => e.method === 'PUT');
+      const puts = t.emulator.control
+        .requestLog()
+        .slice(logBefore)
+        .filter((e) => e.method === 'PUT');
       expect(puts).toHaveLength(1);
     });
 
@@ -126,7 +136,12 @@ describe('/streams', () => {
         response_action: 'errors',
         errors: { [`${BLOCK.layoutStreamPrefix}${seeded.streams[0]}`]: expect.stringMatching(/is not a class name/) },
       });
-      expect(t.emulator.control.requestLog().slice(logBefore).filter((e) => e.method === 'PUT')).toHaveLength(0);
+      expect(
+        t.emulator.control
+          .requestLog()
+          .slice(logBefore)
+          .filter((e) => e.method === 'PUT'),
+      ).toHaveLength(0);
     });
 
     it('closes without a call when nothing changed', async () => {

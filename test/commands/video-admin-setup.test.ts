@@ -103,7 +103,9 @@ describe('/video-admin with account credentials the service refuses', () => {
 
   it('says the account credentials are not an account administrator’s (403)', async () => {
     const reply = await answer(t, 'projects');
-    expect(reply).toContain('The video service refused the account credentials: VIDEO_ACCOUNT_API_KEY does not belong to a registered account administrator, or VIDEO_ACCOUNT_API_SECRET is wrong.');
+    expect(reply).toContain(
+      'The video service refused the account credentials: VIDEO_ACCOUNT_API_KEY does not belong to a registered account administrator, or VIDEO_ACCOUNT_API_SECRET is wrong.',
+    );
     expect(adminCalls(t)).toEqual([expect.objectContaining({ method: 'GET', path: '/v2/project', status: 403 })]);
   });
 
@@ -114,6 +116,8 @@ describe('/video-admin with account credentials the service refuses', () => {
     expect(renderedText(reply.body)).toContain('refused the account credentials');
     expect(renderedText(reply.body)).toContain('Nothing was changed.');
     const [audit] = await t.store.listAudit(TEAM, 1);
-    expect(audit).toEqual(expect.objectContaining({ command: '/video-admin create', outcome: 'error', error: 'VideoAuthError 403', target: 'new project Denied' }));
+    expect(audit).toEqual(
+      expect.objectContaining({ command: '/video-admin create', outcome: 'error', error: 'VideoAuthError 403', target: 'new project Denied' }),
+    );
   });
 });

@@ -68,7 +68,9 @@ describe('/video-admin', () => {
       const { body } = await card('projects');
       const text = renderedText(body);
       expect(text).toContain('Projects of the account (2)');
-      expect(text).toMatch(new RegExp(`\\*prod\\* · \`${key('prod')}\` · :large_green_circle: active · created <!date\\^\\d+\\^[^|]+\\|[^>]+> · used by vidops as \\*prod\\*`));
+      expect(text).toMatch(
+        new RegExp(`\\*prod\\* · \`${key('prod')}\` · :large_green_circle: active · created <!date\\^\\d+\\^[^|]+\\|[^>]+> · used by vidops as \\*prod\\*`),
+      );
       expect(text).toContain(`\`${key('staging')}\``);
       expect(text).toContain('used by vidops as *staging*');
     });
@@ -78,7 +80,9 @@ describe('/video-admin', () => {
       const res = await t.slash('/video-admin', 'projects');
       const reply = await res.waitForResponse();
       expect(renderedText(reply.body)).toContain('`/video-admin projects` needs the admin role; you are a moderator');
-      expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin projects', outcome: 'denied', userId: USERS.moderator, error: 'needs admin, has moderator' }));
+      expect(await newestAudit()).toEqual(
+        expect.objectContaining({ command: '/video-admin projects', outcome: 'denied', userId: USERS.moderator, error: 'needs admin, has moderator' }),
+      );
       expect(adminCalls().length).toBe(before);
     });
 
@@ -139,7 +143,9 @@ describe('/video-admin', () => {
 
       const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       expect(renderedText(notice.body)).toContain(`<@${USERS.admin}> created project *Support calls* (\`${newKey}\`)`);
-      expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin create', outcome: 'ok', target: `project ${newKey} (Support calls)` }));
+      expect(await newestAudit()).toEqual(
+        expect.objectContaining({ command: '/video-admin create', outcome: 'ok', target: `project ${newKey} (Support calls)` }),
+      );
     });
 
     it('creates a project without a name', async () => {
@@ -166,7 +172,9 @@ describe('/video-admin', () => {
       await t.click(ACTION.adminCreateProject, buttonValue(body, ACTION.adminCreateProject), { responseUrl: res.responseUrl });
       const denied = await res.waitForResponse((r) => renderedText(r.body).includes('needs the admin role'));
       expect(renderedText(denied.body)).toContain('`/video-admin create` needs the admin role; you are a moderator');
-      expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin create', outcome: 'denied', userId: USERS.moderator, target: 'new project Sneaky' }));
+      expect(await newestAudit()).toEqual(
+        expect.objectContaining({ command: '/video-admin create', outcome: 'denied', userId: USERS.moderator, target: 'new project Sneaky' }),
+      );
       expect(adminCalls().length).toBe(before);
     });
   });
@@ -189,7 +197,9 @@ describe('/video-admin', () => {
       expect(renderedText(notice.body)).toContain(`<@${USERS.admin}> suspended project *Field trials*`);
       const auditPost = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === AUDIT_CHANNEL, { since });
       expect(renderedText(auditPost.body)).toContain('/video-admin suspend');
-      expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin suspend', outcome: 'ok', target: `project ${target} (Field trials)`, projectName: '' }));
+      expect(await newestAudit()).toEqual(
+        expect.objectContaining({ command: '/video-admin suspend', outcome: 'ok', target: `project ${target} (Field trials)`, projectName: '' }),
+      );
     });
 
     it('says when there is nothing to do', async () => {
@@ -230,7 +240,9 @@ describe('/video-admin', () => {
       await t.services.projects.admin().delete(target);
       await t.click(ACTION.adminDeleteProject, buttonValue(body, ACTION.adminDeleteProject), { ...ADMIN, responseUrl: res.responseUrl });
       const error = await res.waitForResponse((r) => renderedText(r.body).includes('There is no project'));
-      expect(renderedText(error.body)).toContain(`:warning: There is no project with API key \`${target}\` in this account; \`/video-admin projects\` lists them. Nothing was changed.`);
+      expect(renderedText(error.body)).toContain(
+        `:warning: There is no project with API key \`${target}\` in this account; \`/video-admin projects\` lists them. Nothing was changed.`,
+      );
       expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin delete', outcome: 'error', error: 'VideoNotFoundError 404' }));
     });
   });
@@ -247,7 +259,9 @@ describe('/video-admin', () => {
       expect(renderedText(done.body)).toContain('was rotated. The new secret was *not shown* here');
       const stored = await t.store.getSecret(`project:${created.apiKey}`);
       expect(openProjectSecret(new SecretBox(SECRET_KEY), created.apiKey, stored!.ciphertext).secret).toBe(fresh);
-      expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin rotate-secret', outcome: 'ok', target: `project ${created.apiKey} (Partner app)` }));
+      expect(await newestAudit()).toEqual(
+        expect.objectContaining({ command: '/video-admin rotate-secret', outcome: 'ok', target: `project ${created.apiKey} (Partner app)` }),
+      );
     });
 
     it('rotates the app’s own project: vidops switches at once and keeps working; the old secret is rejected', async () => {

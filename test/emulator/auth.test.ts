@@ -24,7 +24,10 @@ describe('emulator REST authentication', () => {
     ['an unknown issuer', async () => projectToken('99999999', h.apiSecret)],
     ['ist=account on a project call', async () => projectToken(h.apiKey, h.apiSecret, { ist: 'account' })],
     ['a missing ist', async () => projectToken(h.apiKey, h.apiSecret, { ist: undefined })],
-    ['an expired token', async () => projectToken(h.apiKey, h.apiSecret, { iat: Math.floor(Date.now() / 1000) - 200, exp: Math.floor(Date.now() / 1000) - 10 })],
+    [
+      'an expired token',
+      async () => projectToken(h.apiKey, h.apiSecret, { iat: Math.floor(Date.now() / 1000) - 200, exp: Math.floor(Date.now() / 1000) - 10 }),
+    ],
     ['a lifetime over 5 minutes', async () => projectToken(h.apiKey, h.apiSecret, { exp: Math.floor(Date.now() / 1000) + 301 })],
     ['a missing iat', async () => projectToken(h.apiKey, h.apiSecret, { iat: undefined })],
     ['a missing exp', async () => projectToken(h.apiKey, h.apiSecret, { exp: undefined })],
@@ -69,8 +72,7 @@ describe('emulator REST authentication', () => {
     const p = h.control.createProject();
     const s = h.control.createSession(p.apiKey);
     const url = `//v2/project/${p.apiKey}/session/${s}/mute`;
-    const admin = async (status: string) =>
-      h.call('PUT', `//v2/project/${p.apiKey}`, { token: await accountToken(key, secret), body: { status } });
+    const admin = async (status: string) => h.call('PUT', `//v2/project/${p.apiKey}`, { token: await accountToken(key, secret), body: { status } });
     expect((await admin('SUSPENDED')).json.status).toBe('SUSPENDED');
     const refused = await h.call('POST', url, { token: await projectToken(p.apiKey, p.apiSecret) });
     expect(refused.status).toBe(403);

@@ -20,10 +20,14 @@ describe('emulator CLI', () => {
   });
 
   it('prints one JSON line once listening, serves the seeded session, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/emulator/cli.ts', '--port', '0', '--api-key', '12345', '--api-secret', 'demo-secret'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['src/emulator/cli.ts', '--port', '0', '--api-key', '12345', '--api-secret', 'demo-secret'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const lines = createInterface({ input: child.stdout });
       const first = await new Promise<string>((resolve, reject) => {
@@ -42,9 +46,13 @@ describe('emulator CLI', () => {
       const insights = await fetch(`${info.insightsUrl}/graphql`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-SERVICE-AUTH': await projectToken('12345', 'demo-secret') },
-        body: JSON.stringify({ query: '{ project(projectId: 12345) { projectData(start: 0) { totalCount } sessionData { sessionSummaries(start: 0) { totalCount } } } }' }),
+        body: JSON.stringify({
+          query: '{ project(projectId: 12345) { projectData(start: 0) { totalCount } sessionData { sessionSummaries(start: 0) { totalCount } } } }',
+        }),
       });
-      const answer = (await insights.json()) as { data: { project: { projectData: { totalCount: number }; sessionData: { sessionSummaries: { totalCount: number } } } } };
+      const answer = (await insights.json()) as {
+        data: { project: { projectData: { totalCount: number }; sessionData: { sessionSummaries: { totalCount: number } } } };
+      };
       expect(answer.data.project.projectData.totalCount).toBe(1);
       expect(answer.data.project.sessionData.sessionSummaries.totalCount).toBeGreaterThan(0);
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

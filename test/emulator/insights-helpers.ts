@@ -37,9 +37,7 @@ export class InsightsHarness {
     readonly apiSecret: string,
   ) {}
 
-  static async start(
-    options: EmulatorOptions & { advancedInsights?: boolean; syntheticHistory?: boolean; apiKey?: string } = {},
-  ): Promise<InsightsHarness> {
+  static async start(options: EmulatorOptions & { advancedInsights?: boolean; syntheticHistory?: boolean; apiKey?: string } = {}): Promise<InsightsHarness> {
     const { advancedInsights, syntheticHistory, apiKey, ...emulatorOptions } = options;
     const emu = await startEmulator(emulatorOptions);
     const project = emu.control.createProject({

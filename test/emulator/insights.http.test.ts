@@ -132,7 +132,11 @@ describe('Insights control plane over HTTP', () => {
     const h = await InsightsHarness.start({ startTime: Date.parse('2026-10-05T16:00:00Z') });
     try {
       const post = async (path: string, body: unknown) => {
-        const res = await fetch(`${h.emu.baseUrl}/_emulator${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${h.emu.baseUrl}/_emulator${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         return { status: res.status, json: (res.status === 204 ? undefined : await res.json()) as any };
       };
       const project = await post('/projects', { advancedInsights: true, syntheticHistory: false });
@@ -141,8 +145,11 @@ describe('Insights control plane over HTTP', () => {
       expect(h.control.getProject(key).insights).toEqual({ advancedInsights: true, syntheticHistory: false });
       expect(h.control.getProject(h.control.createProject().apiKey).insights).toEqual({ advancedInsights: false, syntheticHistory: true });
       const { sessionId } = (await post(`/projects/${key}/sessions`, {})).json;
-      const ios = (await post(`/projects/${key}/sessions/${sessionId}/connections`, { client: { sdkType: 'IOS', sdkVersion: '2.27.3', country: 'ES', region: 'ES-MD' } })).json.connectionId;
-      const web = (await post(`/projects/${key}/sessions/${sessionId}/connections`, { client: { browser: 'SAFARI', browserVersion: '18.1' } })).json.connectionId;
+      const ios = (
+        await post(`/projects/${key}/sessions/${sessionId}/connections`, { client: { sdkType: 'IOS', sdkVersion: '2.27.3', country: 'ES', region: 'ES-MD' } })
+      ).json.connectionId;
+      const web = (await post(`/projects/${key}/sessions/${sessionId}/connections`, { client: { browser: 'SAFARI', browserVersion: '18.1' } })).json
+        .connectionId;
       expect((await post(`/projects/${key}/sessions/${sessionId}/connections`, { client: { sdkType: 'BASIC' } })).status).toBe(400);
       await post(`/projects/${key}/sessions/${sessionId}/streams`, { connectionId: ios });
       await post(`/projects/${key}/sessions/${sessionId}/streams`, { connectionId: web });
@@ -158,7 +165,15 @@ describe('Insights control plane over HTTP', () => {
       );
       expect(res.json.data.project.projectData.resources).toEqual([
         { sdkType: 'IOS', sdkVersion: '2.27.3', country: 'ES', region: 'ES-MD', browser: null, browserVersion: null, usage: { streamedPublishedMinutes: 30 } },
-        { sdkType: 'JS', sdkVersion: '2.28.0', country: 'US', region: 'US-CA', browser: 'SAFARI', browserVersion: '18.1', usage: { streamedPublishedMinutes: 30 } },
+        {
+          sdkType: 'JS',
+          sdkVersion: '2.28.0',
+          country: 'US',
+          region: 'US-CA',
+          browser: 'SAFARI',
+          browserVersion: '18.1',
+          usage: { streamedPublishedMinutes: 30 },
+        },
       ]);
       const bad = await post('/insights/limits', {});
       expect(bad.status).toBe(400);
@@ -178,7 +193,11 @@ describe('Insights limits (when enforced)', () => {
       // Not enforced: no limit.
       for (let i = 0; i < 105; i += 1) expect((await h.query(PING(h.apiKey), { token })).status).toBe(200);
 
-      const on = await fetch(`${h.emu.baseUrl}/_emulator/insights/limits`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ enforce: true }) });
+      const on = await fetch(`${h.emu.baseUrl}/_emulator/insights/limits`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ enforce: true }),
+      });
       expect(await on.json()).toEqual({ enforce: true });
       for (let i = 0; i < 60; i += 1) expect((await h.query(PING(h.apiKey), { token })).status).toBe(200);
       h.control.advanceTime(20_000);
@@ -211,14 +230,18 @@ describe('Insights limits (when enforced)', () => {
       control.advanceTime(6 * HOUR);
       for (const c of conns) control.disconnect(apiKey, sid, c);
       control.advanceTime(10 * MINUTE);
-      const stats = 'streamStatsCollection(first: 1000) { resources { createdAt hasAudio hasVideo audioBitrateKbps videoBitrateKbps audioLatencyMs videoLatencyMs audioPacketLossRatio videoPacketLossRatio videoResolution audioCodec videoCodec } }';
-      const one = (alias: string) => `${alias}: sessions(sessionIds: ["${sid}"]) { resources { meetings { resources { publishers { resources { ${stats} } } subscribers { resources { ${stats} } } } } } }`;
+      const stats =
+        'streamStatsCollection(first: 1000) { resources { createdAt hasAudio hasVideo audioBitrateKbps videoBitrateKbps audioLatencyMs videoLatencyMs audioPacketLossRatio videoPacketLossRatio videoResolution audioCodec videoCodec } }';
+      const one = (alias: string) =>
+        `${alias}: sessions(sessionIds: ["${sid}"]) { resources { meetings { resources { publishers { resources { ${stats} } } subscribers { resources { ${stats} } } } } } }`;
       const query = `{ project(projectId: "${apiKey}") { sessionData { ${['a', 'b', 'c', 'd'].map(one).join(' ')} } } }`;
 
       control.setInsightsLimits({ enforce: true });
       const refused = await h.query(query);
       expect(refused.status).toBe(400);
-      expect(refused.json).toEqual({ errors: [{ message: expect.stringMatching(/^Query too large: \d+ nodes, at most 500000/), errorCode: 1004, extensions: { errorCode: 1004 } }] });
+      expect(refused.json).toEqual({
+        errors: [{ message: expect.stringMatching(/^Query too large: \d+ nodes, at most 500000/), errorCode: 1004, extensions: { errorCode: 1004 } }],
+      });
       // 4 aliases x (4 publishers + 12 subscribers) x 720 samples x (1 + 12 fields), plus the levels above.
       const counted = Number(/(\d+) nodes/.exec(refused.json.errors[0].message)?.[1]);
       expect(counted).toBeGreaterThan(4 * 16 * 720 * 13);

@@ -4,13 +4,16 @@ import { codes, DAY, InsightsHarness, REFERENCE_DIR, referenceQueries } from './
 
 /** The reference queries, the synthetic history, argument rules and their error codes. */
 
-const BUCKETS = 'from1To2Publishers from3To6Publishers from7To8Publishers from1To4Publishers from5To8Publishers from1To8Publishers from1To10Publishers from9To10Publishers from11To35Publishers from11To20Publishers from21To35Publishers from36To40Publishers from36PlusPublishers from41PlusPublishers from1To25Publishers from3To25Publishers from26To35Publishers';
+const BUCKETS =
+  'from1To2Publishers from3To6Publishers from7To8Publishers from1To4Publishers from5To8Publishers from1To8Publishers from1To10Publishers from9To10Publishers from11To35Publishers from11To20Publishers from21To35Publishers from36To40Publishers from36PlusPublishers from41PlusPublishers from1To25Publishers from3To25Publishers from26To35Publishers';
 
 /** The key paths of a JSON value (array items merged): what a client reading it relies on. */
 function shape(value: unknown, prefix = ''): string[] {
   if (Array.isArray(value)) return [...new Set(value.flatMap((v) => shape(v, `${prefix}[]`)))].sort();
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => [`${prefix}.${k}`, ...shape(v, `${prefix}.${k}`)]).sort();
+    return Object.entries(value)
+      .flatMap(([k, v]) => [`${prefix}.${k}`, ...shape(v, `${prefix}.${k}`)])
+      .sort();
   }
   return [];
 }
@@ -124,7 +127,8 @@ describe('Insights queries', () => {
       const bitrate = await h.query(fill(byName('blog.publisherBitrate.query.graphql'), { sessionIds }));
       expect(bitrate.status).toBe(200);
       expect(shape(bitrate.json)).toEqual(shape(blogResponse('blog.publisherBitrate.response.json')));
-      const sample = bitrate.json.data.project.sessionData.sessions.resources[0].meetings.resources[0].publishers.resources[0].streamStatsCollection.resources[0];
+      const sample =
+        bitrate.json.data.project.sessionData.sessions.resources[0].meetings.resources[0].publishers.resources[0].streamStatsCollection.resources[0];
       expect(sample.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     });
   });
@@ -159,7 +163,7 @@ describe('Insights queries', () => {
       }
     });
 
-    it('can be turned off (in-process or over HTTP) so only the emulator\'s own sessions count', async () => {
+    it("can be turned off (in-process or over HTTP) so only the emulator's own sessions count", async () => {
       const other = await InsightsHarness.start({ syntheticHistory: true });
       try {
         expect(other.control.insightsGroundTruth(other.apiKey, { start: 0 }).length).toBeGreaterThan(60);
@@ -170,7 +174,9 @@ describe('Insights queries', () => {
         });
         expect(res.status).toBe(204);
         expect(other.control.insightsGroundTruth(other.apiKey, { start: 0 })).toEqual([]);
-        const empty = await other.project('projectData(start: 0, interval: DAILY) { totalCount pageInfo { hasNextPage endCursor } resources { intervalStart } }');
+        const empty = await other.project(
+          'projectData(start: 0, interval: DAILY) { totalCount pageInfo { hasNextPage endCursor } resources { intervalStart } }',
+        );
         expect(empty.json.data.project.projectData).toEqual({ totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null }, resources: [] });
         other.control.setSyntheticHistory(other.apiKey, true);
         expect(other.control.getProject(other.apiKey).insights).toEqual({ advancedInsights: true, syntheticHistory: true });
@@ -182,7 +188,9 @@ describe('Insights queries', () => {
 
   it('pages projectData with first / endCursor: the pages join up to the whole answer', async () => {
     const query = (extra: string) =>
-      h.project(`projectData(start: 0, interval: WEEKLY, groupBy: SDK_TYPE${extra}) { totalCount pageInfo { hasNextPage endCursor } resources { intervalStart sdkType usage { streamedPublishedMinutes } } }`);
+      h.project(
+        `projectData(start: 0, interval: WEEKLY, groupBy: SDK_TYPE${extra}) { totalCount pageInfo { hasNextPage endCursor } resources { intervalStart sdkType usage { streamedPublishedMinutes } } }`,
+      );
     const whole = (await query(', first: 1000')).json.data.project.projectData;
     expect(whole.totalCount).toBeGreaterThan(25);
     const collected: unknown[] = [];
@@ -204,7 +212,10 @@ describe('Insights queries', () => {
   it('accepts variables, projectId as Int or String, and named operations', async () => {
     const text = `query Usage($p: ID!, $s: DateTime!, $e: DateTime) { project(projectId: $p) { projectId projectData(start: $s, end: $e) { totalCount } } }
       query Other { project(projectId: ${h.apiKey}) { projectId } }`;
-    const ok = await h.query(text, { variables: { p: Number(h.apiKey), s: '2026-10-01', e: now }, body: JSON.stringify({ query: text, operationName: 'Usage', variables: { p: Number(h.apiKey), s: '2026-10-01', e: now } }) });
+    const ok = await h.query(text, {
+      variables: { p: Number(h.apiKey), s: '2026-10-01', e: now },
+      body: JSON.stringify({ query: text, operationName: 'Usage', variables: { p: Number(h.apiKey), s: '2026-10-01', e: now } }),
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.data.project).toEqual({ projectId: h.apiKey, projectData: { totalCount: 1 } });
     const other = await h.query(text, { body: JSON.stringify({ query: text, operationName: 'Other' }) });
@@ -257,7 +268,12 @@ describe('Insights queries', () => {
       expect(unknownField.status).toBe(400);
       expect(unknownField.json.data).toBeUndefined();
       expect(unknownField.json.errors).toEqual([
-        { message: 'Cannot query field "colour" on type "Metric".', locations: [{ line: 1, column: expect.any(Number) }], errorCode: 1022, extensions: { errorCode: 1022 } },
+        {
+          message: 'Cannot query field "colour" on type "Metric".',
+          locations: [{ line: 1, column: expect.any(Number) }],
+          errorCode: 1022,
+          extensions: { errorCode: 1022 },
+        },
       ]);
       const syntax = await h.query('{ project(projectId: 1 { projectId } }');
       expect(syntax.status).toBe(400);

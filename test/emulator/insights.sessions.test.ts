@@ -14,7 +14,8 @@ describe('Insights sessionData', () => {
   let sid: string;
   const ids: Record<string, string> = {};
 
-  const sessions = (list: string[], inner: string) => h.project(`sessionData { sessions(sessionIds: ${JSON.stringify(list)}) { totalCount resources { ${inner} } } }`);
+  const sessions = (list: string[], inner: string) =>
+    h.project(`sessionData { sessions(sessionIds: ${JSON.stringify(list)}) { totalCount resources { ${inner} } } }`);
   const resources = (res: { json: any }) => res.json.data.project.sessionData.sessions.resources;
 
   beforeAll(async () => {
@@ -38,7 +39,10 @@ describe('Insights sessionData', () => {
       extensions: { errorCode: 1017 },
     });
     h.advanceTo(T0 + 6 * MINUTE);
-    const res = await sessions([sid], `sessionId meetings { totalCount resources { createdAt destroyedAt publishers { resources { createdAt destroyedAt } } } }`);
+    const res = await sessions(
+      [sid],
+      `sessionId meetings { totalCount resources { createdAt destroyedAt publishers { resources { createdAt destroyedAt } } } }`,
+    );
     expect(res.json.errors).toBeUndefined();
     // As of 5 minutes ago (minute 1): everyone still connected, B's stream (minute 2) not known yet.
     expect(resources(res)).toEqual([
@@ -74,7 +78,10 @@ describe('Insights sessionData', () => {
     });
 
     it('splits meetings at 10 unused minutes and computes minutes from the lifetimes', async () => {
-      const res = await sessions([sid], `sessionId publisherMinutes subscriberMinutes participantMinutes meetings { totalCount resources { ${MEETING_FIELDS} } }`);
+      const res = await sessions(
+        [sid],
+        `sessionId publisherMinutes subscriberMinutes participantMinutes meetings { totalCount resources { ${MEETING_FIELDS} } }`,
+      );
       expect(res.json.errors).toBeUndefined();
       const [session] = resources(res);
       // Meeting 1: A publishes 0-12, B 2-10 (audio only); A's stream reaches B 0-10, B's reaches A 2-10; C joins 20-25.
@@ -136,7 +143,10 @@ describe('Insights sessionData', () => {
     it('pages statistics, publishers and meetings with first / endCursor', async () => {
       const page = async (cursor: string | null) => {
         const after = cursor === null ? '' : `, endCursor: "${cursor}"`;
-        const res = await sessions([sid], `meetings(first: 1) { resources { publishers(first: 1) { pageInfo { hasNextPage endCursor } resources { streamStatsCollection(first: 10${after}) { totalCount pageInfo { hasNextPage endCursor } resources { createdAt } } } } } }`);
+        const res = await sessions(
+          [sid],
+          `meetings(first: 1) { resources { publishers(first: 1) { pageInfo { hasNextPage endCursor } resources { streamStatsCollection(first: 10${after}) { totalCount pageInfo { hasNextPage endCursor } resources { createdAt } } } } } }`,
+        );
         return resources(res)[0].meetings.resources[0].publishers.resources[0].streamStatsCollection;
       };
       const seen: string[] = [];
@@ -158,8 +168,11 @@ describe('Insights sessionData', () => {
       expect(resources(rest)[0].meetings).toEqual({ pageInfo: { hasNextPage: false }, resources: [{ createdAt: at(40) }] });
     });
 
-    it('lists subscribers: every connection receives the others\' streams while both exist', async () => {
-      const res = await sessions([sid], `meetings(first: 1) { resources { subscribers { totalCount resources { createdAt destroyedAt connectionId sdkType stream { streamId } streamStatsCollection { totalCount resources { videoBitrateKbps audioBitrateKbps } } } } } }`);
+    it("lists subscribers: every connection receives the others' streams while both exist", async () => {
+      const res = await sessions(
+        [sid],
+        `meetings(first: 1) { resources { subscribers { totalCount resources { createdAt destroyedAt connectionId sdkType stream { streamId } streamStatsCollection { totalCount resources { videoBitrateKbps audioBitrateKbps } } } } } }`,
+      );
       const subs = resources(res)[0].meetings.resources[0].subscribers;
       expect(subs.totalCount).toBe(2);
       expect(subs.resources.map(({ streamStatsCollection, ...rest }: { streamStatsCollection: unknown }) => rest)).toEqual([
@@ -184,15 +197,33 @@ describe('Insights sessionData', () => {
             meetings: {
               totalCount: 2,
               resources: [
-                { maxConcurrentStreams: 2, maxConcurrentSubscribers: 2, totalStreams: 2, totalConnections: 3, publisherMinutes: 20, subscriberMinutes: 18, participantMinutes: 27 },
-                { maxConcurrentStreams: 1, maxConcurrentSubscribers: 0, totalStreams: 1, totalConnections: 1, publisherMinutes: 5, subscriberMinutes: 0, participantMinutes: 5 },
+                {
+                  maxConcurrentStreams: 2,
+                  maxConcurrentSubscribers: 2,
+                  totalStreams: 2,
+                  totalConnections: 3,
+                  publisherMinutes: 20,
+                  subscriberMinutes: 18,
+                  participantMinutes: 27,
+                },
+                {
+                  maxConcurrentStreams: 1,
+                  maxConcurrentSubscribers: 0,
+                  totalStreams: 1,
+                  totalConnections: 1,
+                  publisherMinutes: 5,
+                  subscriberMinutes: 0,
+                  participantMinutes: 5,
+                },
               ],
             },
           },
         ],
       });
       // A range holding only the second meeting still gives the whole session.
-      const later = await h.project(`sessionData { sessionSummaries(start: "${at(30)}", end: "${at(50)}") { resources { sessionId meetings { totalCount } } } }`);
+      const later = await h.project(
+        `sessionData { sessionSummaries(start: "${at(30)}", end: "${at(50)}") { resources { sessionId meetings { totalCount } } } }`,
+      );
       expect(later.json.data.project.sessionData.sessionSummaries.resources).toEqual([{ sessionId: sid, meetings: { totalCount: 2 } }]);
       const none = await h.project(`sessionData { sessionSummaries(start: "${at(50)}") { totalCount resources { sessionId } } }`);
       expect(none.json.data.project.sessionData.sessionSummaries).toEqual({ totalCount: 0, resources: [] });
@@ -204,7 +235,11 @@ describe('Insights sessionData', () => {
       const res = await fetch(`${h.emu.baseUrl}/v2/project/${h.apiKey}/dial`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-SERVICE-AUTH': await projectToken(h.apiKey, h.apiSecret) },
-        body: JSON.stringify({ sessionId: sipSession, token: await clientToken(h.apiKey, h.apiSecret, sipSession, 'publisher'), sip: { uri: 'sip:+15551234567@sip.example.com' } }),
+        body: JSON.stringify({
+          sessionId: sipSession,
+          token: await clientToken(h.apiKey, h.apiSecret, sipSession, 'publisher'),
+          sip: { uri: 'sip:+15551234567@sip.example.com' },
+        }),
       });
       expect(res.status).toBe(200);
       const call = (await res.json()) as { connectionId: string; streamId: string };
@@ -212,12 +247,19 @@ describe('Insights sessionData', () => {
       h.control.disconnect(h.apiKey, sipSession, call.connectionId);
       h.control.disconnect(h.apiKey, sipSession, viewer);
       h.advanceTo(h.control.now() + 6 * MINUTE);
-      const q = await sessions([sipSession], `publisherMinutes subscriberMinutes meetings { resources { publishers { resources { connectionId sdkType browser stream { streamId } } } } }`);
+      const q = await sessions(
+        [sipSession],
+        `publisherMinutes subscriberMinutes meetings { resources { publishers { resources { connectionId sdkType browser stream { streamId } } } } }`,
+      );
       expect(resources(q)).toEqual([
         {
           publisherMinutes: 3,
           subscriberMinutes: 3,
-          meetings: { resources: [{ publishers: { resources: [{ connectionId: call.connectionId, sdkType: 'SIP', browser: null, stream: { streamId: call.streamId } }] } }] },
+          meetings: {
+            resources: [
+              { publishers: { resources: [{ connectionId: call.connectionId, sdkType: 'SIP', browser: null, stream: { streamId: call.streamId } }] } },
+            ],
+          },
         },
       ]);
     });
@@ -309,7 +351,9 @@ describe('Insights sessionSummaries pagination', () => {
       let cursor = '';
       let pages = 0;
       for (;;) {
-        const res = await h.project(`sessionData { sessionSummaries(start: ${T0}, first: 3, endCursor: "${cursor}") { totalCount pageInfo { hasNextPage endCursor } resources { sessionId } } }`);
+        const res = await h.project(
+          `sessionData { sessionSummaries(start: ${T0}, first: 3, endCursor: "${cursor}") { totalCount pageInfo { hasNextPage endCursor } resources { sessionId } } }`,
+        );
         const page = res.json.data.project.sessionData.sessionSummaries;
         expect(page.totalCount).toBe(7);
         seen.push(...page.resources.map((r: { sessionId: string }) => r.sessionId));

@@ -96,18 +96,22 @@ describe('Insights usage: a week with known minutes (Mon 19 - Sun 25 October 202
   it('agrees with the ground truth of the control plane (and its HTTP route)', async () => {
     const truth = h.control.insightsGroundTruth(h.apiKey, { start: '2026-10-19', end: '2026-10-25T23:59:59' });
     expect(truth.map((d) => d.day)).toEqual(['2026-10-19', '2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23', '2026-10-24', '2026-10-25']);
-    expect(truth.map(({ intervalStart, intervalEnd, streamedPublishedMinutes, streamedSubscribedMinutes, participantMinutes }) => ({
-      intervalStart,
-      intervalEnd,
-      usage: { streamedPublishedMinutes, streamedSubscribedMinutes, participantMinutes },
-    }))).toEqual([0, 1, 2, 3, 4, 5, 6].map(expected));
+    expect(
+      truth.map(({ intervalStart, intervalEnd, streamedPublishedMinutes, streamedSubscribedMinutes, participantMinutes }) => ({
+        intervalStart,
+        intervalEnd,
+        usage: { streamedPublishedMinutes, streamedSubscribedMinutes, participantMinutes },
+      })),
+    ).toEqual([0, 1, 2, 3, 4, 5, 6].map(expected));
     const res = await fetch(`${h.emu.baseUrl}/_emulator/projects/${h.apiKey}/insights/ground-truth?start=2026-10-19&end=2026-10-25T23:59:59`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(truth);
   });
 
   it('sums the week without an interval, and reads ISO dates as Pacific wall-clock time', async () => {
-    const res = await h.project(`projectData(start: "2026-10-19", end: "2026-10-25T23:59:59.999") { resources { intervalStart intervalEnd usage { streamedPublishedMinutes streamedSubscribedMinutes } } }`);
+    const res = await h.project(
+      `projectData(start: "2026-10-19", end: "2026-10-25T23:59:59.999") { resources { intervalStart intervalEnd usage { streamedPublishedMinutes streamedSubscribedMinutes } } }`,
+    );
     expect(res.json.data.project.projectData.resources).toEqual([
       {
         intervalStart: '2026-10-19T07:00:00.000Z',
@@ -118,7 +122,9 @@ describe('Insights usage: a week with known minutes (Mon 19 - Sun 25 October 202
   });
 
   it('groups by SDK type: published minutes to the publisher, subscribed minutes to the subscriber', async () => {
-    const res = await h.project(`projectData(${week}, groupBy: SDK_TYPE) { resources { sdkType country usage { streamedPublishedMinutes streamedSubscribedMinutes } } }`);
+    const res = await h.project(
+      `projectData(${week}, groupBy: SDK_TYPE) { resources { sdkType country usage { streamedPublishedMinutes streamedSubscribedMinutes } } }`,
+    );
     expect(res.json.data.project.projectData.resources).toEqual([
       // A (Android) publishes 20 min a day and receives B (15) and C (15 - k).
       { sdkType: 'ANDROID', country: null, usage: { streamedPublishedMinutes: 140, streamedSubscribedMinutes: 210 - 21 } },
@@ -130,9 +136,13 @@ describe('Insights usage: a week with known minutes (Mon 19 - Sun 25 October 202
   it('filters by SDK type, browser and country, alone and grouped per day', async () => {
     const ios = await h.project(`projectData(${week}, sdkType: [IOS]) { resources { usage { streamedPublishedMinutes } } }`);
     expect(ios.json.data.project.projectData.resources).toEqual([{ usage: { streamedPublishedMinutes: 105 } }]);
-    const firefox = await h.project(`projectData(${week}, browser: [FIREFOX, CHROME], groupBy: [BROWSER, BROWSER_VERSION]) { resources { browser browserVersion usage { streamedPublishedMinutes } } }`);
+    const firefox = await h.project(
+      `projectData(${week}, browser: [FIREFOX, CHROME], groupBy: [BROWSER, BROWSER_VERSION]) { resources { browser browserVersion usage { streamedPublishedMinutes } } }`,
+    );
     expect(firefox.json.data.project.projectData.resources).toEqual([{ browser: 'FIREFOX', browserVersion: '131.0', usage: { streamedPublishedMinutes: 84 } }]);
-    const daily = await h.project(`projectData(${week}, interval: DAILY, country: [BR], groupBy: [COUNTRY, REGION]) { resources { country region usage { streamedPublishedMinutes } } }`);
+    const daily = await h.project(
+      `projectData(${week}, interval: DAILY, country: [BR], groupBy: [COUNTRY, REGION]) { resources { country region usage { streamedPublishedMinutes } } }`,
+    );
     expect(daily.json.data.project.projectData.resources).toHaveLength(7);
     expect(daily.json.data.project.projectData.resources[0]).toEqual({ country: 'BR', region: 'BR-SP', usage: { streamedPublishedMinutes: 20 } });
     const none = await h.project(`projectData(${week}, country: [DE]) { totalCount resources { usage { streamedPublishedMinutes } } }`);
@@ -140,7 +150,9 @@ describe('Insights usage: a week with known minutes (Mon 19 - Sun 25 October 202
   });
 
   it('gives participant minutes with country filtering, refuses them (1009) with SDK, region or browser filtering', async () => {
-    const fr = await h.project(`projectData(${week}, country: [FR]) { resources { usage { participantMinutes { from1To2Publishers from3To6Publishers from1To4Publishers } } } }`);
+    const fr = await h.project(
+      `projectData(${week}, country: [FR]) { resources { usage { participantMinutes { from1To2Publishers from3To6Publishers from1To4Publishers } } } }`,
+    );
     // C alone: 5 min with one publisher, k with two, 15 - k with three, each day.
     expect(fr.json.data.project.projectData.resources).toEqual([
       { usage: { participantMinutes: { from1To2Publishers: 35 + 21, from3To6Publishers: 105 - 21, from1To4Publishers: 140 } } },
@@ -148,7 +160,10 @@ describe('Insights usage: a week with known minutes (Mon 19 - Sun 25 October 202
     for (const args of ['sdkType: [JS]', 'region: ["FR-IDF"]', 'browser: [FIREFOX]', 'groupBy: SDK_TYPE', 'sdkVersion: ["2.28.0"]']) {
       const res = await h.project(`projectData(${week}, ${args}) { resources { usage { participantMinutes { from1To2Publishers } } } }`);
       expect(codes(res)).toEqual([1009]);
-      expect(res.json.errors[0]).toMatchObject({ path: ['project', 'projectData'], message: expect.stringMatching(/^project projectData: Participant minutes are unavailable/) });
+      expect(res.json.errors[0]).toMatchObject({
+        path: ['project', 'projectData'],
+        message: expect.stringMatching(/^project projectData: Participant minutes are unavailable/),
+      });
       expect(res.json.data.project.projectData).toBeNull();
     }
   });
@@ -216,7 +231,9 @@ describe('Insights usage: the DST week of 1 November 2026 (a 25-hour day)', () =
     usage: { streamedPublishedMinutes: minutes, streamedSubscribedMinutes: minutes, participantMinutes: { [bucket]: participant } },
   });
   const query = (extra: string, bucket = 'from1To2Publishers') =>
-    h.project(`projectData(${range}${extra}) { resources { intervalStart intervalEnd usage { streamedPublishedMinutes streamedSubscribedMinutes participantMinutes { ${bucket} } } } }`);
+    h.project(
+      `projectData(${range}${extra}) { resources { intervalStart intervalEnd usage { streamedPublishedMinutes streamedSubscribedMinutes participantMinutes { ${bucket} } } } }`,
+    );
 
   it('publishes a day 36 hours after it ends (not before)', async () => {
     // Sunday 1 November ends at 08:00Z on the 2nd: published at 20:00Z on the 3rd.
@@ -260,7 +277,9 @@ describe('Insights usage: the DST week of 1 November 2026 (a 25-hour day)', () =
   });
 
   it('counts a day when the range only touches it (start at 00:00 Pacific to avoid it)', async () => {
-    const utcMidnight = await h.project(`projectData(start: "2026-11-02T00:00:00Z", end: "2026-11-02T05:00:00Z", interval: DAILY) { resources { intervalStart } }`);
+    const utcMidnight = await h.project(
+      `projectData(start: "2026-11-02T00:00:00Z", end: "2026-11-02T05:00:00Z", interval: DAILY) { resources { intervalStart } }`,
+    );
     expect(days(utcMidnight)).toEqual([{ intervalStart: '2026-11-01T07:00:00.000Z' }]);
   });
 

@@ -16,7 +16,11 @@ describe('emulator SIP, captions, composers and Audio Connector', () => {
 
     it('joins the session as a connection with an audio-only stream and ends on force disconnect', async () => {
       const { sessionId } = h.room();
-      const res = await dial(sessionId, { uri: 'sip:+15551234567@sip.example.com;transport=tls', from: '+15550000000@example.com', headers: { 'X-Room': 'a' } });
+      const res = await dial(sessionId, {
+        uri: 'sip:+15551234567@sip.example.com;transport=tls',
+        from: '+15550000000@example.com',
+        headers: { 'X-Room': 'a' },
+      });
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({ id: expect.any(String), connectionId: expect.any(String), streamId: expect.any(String) });
       const session = h.control.getSession(h.apiKey, sessionId);

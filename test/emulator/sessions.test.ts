@@ -144,8 +144,7 @@ describe('emulator sessions, signals, moderation and streams', () => {
       const [first, second] = room.streams as [string, string];
       const on = await h.call('POST', `/session/${room.sessionId}/mute`, { body: { active: true, excludedStreamIds: [second] } });
       expect(on.status).toBe(200);
-      const muted = () =>
-        Object.fromEntries(h.control.getSession(h.apiKey, room.sessionId).streams.map((s) => [s.streamId, s.muted]));
+      const muted = () => Object.fromEntries(h.control.getSession(h.apiKey, room.sessionId).streams.map((s) => [s.streamId, s.muted]));
       expect(muted()).toEqual({ [first]: true, [second]: false });
       const later = h.control.publish(h.apiKey, room.sessionId, h.control.connect(h.apiKey, room.sessionId));
       expect(muted()[later]).toBe(true);
@@ -199,13 +198,23 @@ describe('emulator sessions, signals, moderation and streams', () => {
       const room = h.room({ clients: 2 });
       const [a, b] = room.streams as [string, string];
       const res = await h.call('PUT', `/session/${room.sessionId}/stream`, {
-        body: { items: [{ id: a, layoutClassList: ['full', 'focus'] }, { id: b, layoutClassList: [] }] },
+        body: {
+          items: [
+            { id: a, layoutClassList: ['full', 'focus'] },
+            { id: b, layoutClassList: [] },
+          ],
+        },
       });
       expect(res.status).toBe(200);
       const classes = () => h.control.getSession(h.apiKey, room.sessionId).streams.map((s) => s.layoutClassList);
       expect(classes()).toEqual([['full', 'focus'], []]);
       const bad = await h.call('PUT', `/session/${room.sessionId}/stream`, {
-        body: { items: [{ id: b, layoutClassList: ['x'] }, { id: '00000000-0000-4000-8000-000000000000', layoutClassList: [] }] },
+        body: {
+          items: [
+            { id: b, layoutClassList: ['x'] },
+            { id: '00000000-0000-4000-8000-000000000000', layoutClassList: [] },
+          ],
+        },
       });
       expect(bad.status).toBe(400);
       expect(classes()).toEqual([['full', 'focus'], []]);

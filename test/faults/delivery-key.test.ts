@@ -1,8 +1,21 @@
 import { deliveryKey } from '../../src/slack/delivery-key';
 
 const command = { command: '/record', text: 'start', team_id: 'T1', user_id: 'U1', trigger_id: 't.1', response_url: 'https://hooks/1' };
-const click = { type: 'block_actions', team: { id: 'T1' }, user: { id: 'U1' }, trigger_id: 't.2', response_url: 'https://hooks/2', actions: [{ action_id: 'a', action_ts: '1.2', value: 'v' }] };
-const submission = { type: 'view_submission', team: { id: 'T1' }, user: { id: 'U1' }, trigger_id: 't.3', view: { id: 'V1', hash: 'h', state: { values: { b: { a: { value: 'x' } } } } } };
+const click = {
+  type: 'block_actions',
+  team: { id: 'T1' },
+  user: { id: 'U1' },
+  trigger_id: 't.2',
+  response_url: 'https://hooks/2',
+  actions: [{ action_id: 'a', action_ts: '1.2', value: 'v' }],
+};
+const submission = {
+  type: 'view_submission',
+  team: { id: 'T1' },
+  user: { id: 'U1' },
+  trigger_id: 't.3',
+  view: { id: 'V1', hash: 'h', state: { values: { b: { a: { value: 'x' } } } } },
+};
 
 describe('deliveryKey', () => {
   it.each([

@@ -43,7 +43,15 @@ async function settle(t: TestApp): Promise<void> {
   await t.services.ackGate.idle();
 }
 
-function runDuplicateScenarios(name: string, setup: () => Promise<{ t: TestApp; second: (d: Delivery, retryNum: number) => Promise<{ status: number; body: string }>; logs: string[]; close(): Promise<void> }>): void {
+function runDuplicateScenarios(
+  name: string,
+  setup: () => Promise<{
+    t: TestApp;
+    second: (d: Delivery, retryNum: number) => Promise<{ status: number; body: string }>;
+    logs: string[];
+    close(): Promise<void>;
+  }>,
+): void {
   describe(name, () => {
     let t: TestApp;
     let logs: string[];
@@ -62,7 +70,8 @@ function runDuplicateScenarios(name: string, setup: () => Promise<{ t: TestApp; 
     });
 
     const duplicatesLogged = () => logs.filter((line) => line.includes(DUPLICATE_LOG)).length;
-    const cards = (since: number) => t.slack.callsOf('chat.postMessage', since).filter((c) => c.body.channel === CHANNEL && renderedText(c.body).includes('started recording'));
+    const cards = (since: number) =>
+      t.slack.callsOf('chat.postMessage', since).filter((c) => c.body.channel === CHANNEL && renderedText(c.body).includes('started recording'));
 
     it('a slash command retried after its first delivery finished starts one recording and posts one card', async () => {
       const seeded = t.seedSession({ streams: 1 });
@@ -128,7 +137,12 @@ function runDuplicateScenarios(name: string, setup: () => Promise<{ t: TestApp; 
       const since = t.slack.mark();
       const viewId = `V0DUP${Date.now()}`;
       const submission = viewDelivery(CALLBACK.muteEveryoneModal, viewId, {
-        [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) } } },
+        [BLOCK.sessionPicker]: {
+          [ACTION.sessionPicker]: {
+            type: 'external_select',
+            selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) },
+          },
+        },
         [BLOCK.noticeChannel]: { [ACTION.noticeChannel]: { type: 'conversations_select', selected_conversation: 'C0ONCALL' } },
       });
 

@@ -31,11 +31,31 @@ describe('mayHaveTakenEffect', () => {
 describe('uncertainOutcome', () => {
   const check = '`/record list`';
   it.each([
-    ['POST reset', new VideoConnectionError('x', { ...at, method: 'POST', code: 'ECONNRESET' }), /dropped the connection before answering, so the change may or may not have been made\. Check with `\/record list`, then try again if needed\./],
-    ['POST timeout', new VideoTimeoutError('x', { ...at, method: 'POST', code: 'UND_ERR_HEADERS_TIMEOUT' }), /did not answer in time, so the change may or may not have been made/],
-    ['POST malformed 200', new VideoApiError('x', { ...at, method: 'POST', status: 200 }), /accepted the request but its answer could not be read, so the change was probably made\. Check with `\/record list` before trying again\./],
-    ['POST refused connection', new VideoConnectionError('x', { ...at, method: 'POST', code: 'ECONNREFUSED' }), /^The video service could not be reached; nothing was changed\./],
-    ['GET timeout', new VideoTimeoutError('x', { ...at, method: 'GET', code: 'UND_ERR_HEADERS_TIMEOUT' }), /^The video service did not answer in time; nothing was changed\./],
+    [
+      'POST reset',
+      new VideoConnectionError('x', { ...at, method: 'POST', code: 'ECONNRESET' }),
+      /dropped the connection before answering, so the change may or may not have been made\. Check with `\/record list`, then try again if needed\./,
+    ],
+    [
+      'POST timeout',
+      new VideoTimeoutError('x', { ...at, method: 'POST', code: 'UND_ERR_HEADERS_TIMEOUT' }),
+      /did not answer in time, so the change may or may not have been made/,
+    ],
+    [
+      'POST malformed 200',
+      new VideoApiError('x', { ...at, method: 'POST', status: 200 }),
+      /accepted the request but its answer could not be read, so the change was probably made\. Check with `\/record list` before trying again\./,
+    ],
+    [
+      'POST refused connection',
+      new VideoConnectionError('x', { ...at, method: 'POST', code: 'ECONNREFUSED' }),
+      /^The video service could not be reached; nothing was changed\./,
+    ],
+    [
+      'GET timeout',
+      new VideoTimeoutError('x', { ...at, method: 'GET', code: 'UND_ERR_HEADERS_TIMEOUT' }),
+      /^The video service did not answer in time; nothing was changed\./,
+    ],
     ['GET malformed', new VideoApiError('x', { ...at, method: 'GET', status: 200 }), /sent an answer that could not be read; nothing was changed/],
   ])('%s', (_name, error, pattern) => {
     expect(uncertainOutcome(error, check)).toMatch(pattern);

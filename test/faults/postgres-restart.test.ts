@@ -19,9 +19,11 @@ const LEASE_MS = 60_000;
 
 function describePrivatePostgres(name: string, body: () => void): void {
   if (unavailable && process.env.CI === 'true') {
-    describe(name, () => it('needs PostgreSQL server binaries when CI=true', () => {
-      throw new Error(unavailable);
-    }));
+    describe(name, () =>
+      it('needs PostgreSQL server binaries when CI=true', () => {
+        throw new Error(unavailable);
+      }),
+    );
   } else if (unavailable) {
     console.warn(`Skipping ${name}: ${unavailable}`);
     describe.skip(name, () => it('needs PostgreSQL server binaries', () => undefined));
@@ -63,7 +65,11 @@ describePrivatePostgres('PostgreSQL restarted during a run', () => {
     const { sessionId } = t.seedSession({ streams: 1 });
     const since = t.slack.mark();
     await t.slash('/record', `start ${sessionId}`);
-    const card = await t.waitForSlackCall('chat.postMessage', (c) => renderedText(c.body).includes('started recording') && renderedText(c.body).includes(sessionId), { since });
+    const card = await t.waitForSlackCall(
+      'chat.postMessage',
+      (c) => renderedText(c.body).includes('started recording') && renderedText(c.body).includes(sessionId),
+      { since },
+    );
     const cardTs = t.slack.messages(CHANNEL).find((m) => m.text === card.body.text && renderedText(m.blocks).includes(sessionId))!.ts;
     for (;;) {
       const [watch] = await t.store.listWatches({ kind: 'archive', sessionId });

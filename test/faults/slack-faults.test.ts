@@ -33,7 +33,8 @@ describe('Slack faults', () => {
   });
 
   const archiveStarts = () => t.emulator.control.requestLog().filter((e) => e.method === 'POST' && /\/archive$/.test(e.path)).length;
-  const cardsFor = (sessionId: string) => t.slack.messages(CHANNEL).filter((m) => renderedText(m.blocks).includes('started recording') && renderedText(m.blocks).includes(sessionId));
+  const cardsFor = (sessionId: string) =>
+    t.slack.messages(CHANNEL).filter((m) => renderedText(m.blocks).includes('started recording') && renderedText(m.blocks).includes(sessionId));
 
   /** Waits until a later command was fully served (its answer came), so earlier work is done. */
   async function settleCommand(): Promise<void> {
@@ -51,7 +52,11 @@ describe('Slack faults', () => {
       t.slack.failNext('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, 1, inChannel);
       const since = t.slack.mark();
       const res = await t.slash('/record', `start ${sessionId}`);
-      await t.waitForSlackCall('chat.postMessage', (c) => inChannel(c.body) && t.slack.callsOf('chat.postMessage', since).filter((x) => inChannel(x.body)).length === 2, { since });
+      await t.waitForSlackCall(
+        'chat.postMessage',
+        (c) => inChannel(c.body) && t.slack.callsOf('chat.postMessage', since).filter((x) => inChannel(x.body)).length === 2,
+        { since },
+      );
       await t.services.ackGate.idle();
       expect(cardsFor(sessionId)).toHaveLength(1);
       expect(archiveStarts() - before).toBe(1);
@@ -68,7 +73,9 @@ describe('Slack faults', () => {
       expect(answer.body.response_type).toBe('ephemeral');
       const text = renderedText(answer.body);
       expect(text).toContain('started recording');
-      expect(text).toContain('Only you can see this: the channel did not get this notice (Slack answered with error 500). Tell the channel if they need to know.');
+      expect(text).toContain(
+        'Only you can see this: the channel did not get this notice (Slack answered with error 500). Tell the channel if they need to know.',
+      );
       expect(JSON.stringify(answer.body)).not.toMatch(/WebAPI|slack_webapi|at .*\.(ts|js):\d+|xoxb-/);
       // Three attempts (each after looking for a lost one) and no more; nothing reached the channel.
       expect(t.slack.callsOf('chat.postMessage', since).filter((c) => inChannel(c.body))).toHaveLength(3);
@@ -120,7 +127,9 @@ describe('Slack faults', () => {
       const elapsed = performance.now() - started;
       expect(elapsed).toBeGreaterThanOrEqual(2_400);
       expect(elapsed).toBeLessThan(3_500);
-      expect(sentence(answer)).toBe(':warning: The form did not open (Slack did not answer within the 3 s it gives a form to open); nothing was changed. Try again in a moment.');
+      expect(sentence(answer)).toBe(
+        ':warning: The form did not open (Slack did not answer within the 3 s it gives a form to open); nothing was changed. Try again in a moment.',
+      );
     });
 
     it('the next /record start opens its form', async () => {
@@ -150,7 +159,12 @@ describe('Slack faults', () => {
         callbackId: CALLBACK.muteEveryoneModal,
         viewId: 'V0FAULTMUTE',
         values: {
-          [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) } } },
+          [BLOCK.sessionPicker]: {
+            [ACTION.sessionPicker]: {
+              type: 'external_select',
+              selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) },
+            },
+          },
           [BLOCK.noticeChannel]: { [ACTION.noticeChannel]: { type: 'conversations_select', selected_conversation: CHANNEL } },
         },
       });

@@ -20,7 +20,8 @@ import { type Replica, startReplica } from './support/replica';
 /** The app's headers timeout: a hang costs this much wall time, once per hung request. */
 const HEADERS_TIMEOUT_MS = 250;
 
-const XML_ERROR = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>';
+const XML_ERROR =
+  '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>';
 
 type Command = 'streams' | 'mute-all' | 'record';
 
@@ -51,18 +52,28 @@ interface Case {
 
 const NOTHING_CHANGED_500 = /^:warning: The video service did not answer properly \(error 500\); nothing was changed\. Try again in a moment\.$/;
 const uncertain = (what: string, check: string) =>
-  new RegExp(`^:warning: The video service ${what}, so the change may or may not have been made\\. Check with ${check.replace(/[`/]/g, '\\$&')}, then try again if needed\\.$`);
+  new RegExp(
+    `^:warning: The video service ${what}, so the change may or may not have been made\\. Check with ${check.replace(/[`/]/g, '\\$&')}, then try again if needed\\.$`,
+  );
 
 const CASES: Case[] = [
   {
     name: '500 once',
     fault: { kind: 'status', status: 500 },
-    expect: { streams: { answer: 'ok', requests: 2 }, 'mute-all': { answer: NOTHING_CHANGED_500, requests: 1 }, record: { answer: NOTHING_CHANGED_500, requests: 1 } },
+    expect: {
+      streams: { answer: 'ok', requests: 2 },
+      'mute-all': { answer: NOTHING_CHANGED_500, requests: 1 },
+      record: { answer: NOTHING_CHANGED_500, requests: 1 },
+    },
   },
   {
     name: 'XML error page (500, application/xml), every time',
     fault: { kind: 'status', status: 500, count: 10, body: XML_ERROR, contentType: 'application/xml' },
-    expect: { streams: { answer: NOTHING_CHANGED_500, requests: 4 }, 'mute-all': { answer: NOTHING_CHANGED_500, requests: 1 }, record: { answer: NOTHING_CHANGED_500, requests: 1 } },
+    expect: {
+      streams: { answer: NOTHING_CHANGED_500, requests: 4 },
+      'mute-all': { answer: NOTHING_CHANGED_500, requests: 1 },
+      record: { answer: NOTHING_CHANGED_500, requests: 1 },
+    },
   },
   {
     name: '429 with Retry-After: 0, once',
@@ -73,7 +84,10 @@ const CASES: Case[] = [
     name: '429 with Retry-After beyond patience (120 s)',
     fault: { kind: 'status', status: 429, retryAfterSeconds: 120 },
     expect: Object.fromEntries(
-      (['streams', 'mute-all', 'record'] as const).map((c) => [c, { answer: /^:warning: The video service is limiting how fast we call it; nothing was changed\. Try again in 120 s\.$/, requests: 1 }]),
+      (['streams', 'mute-all', 'record'] as const).map((c) => [
+        c,
+        { answer: /^:warning: The video service is limiting how fast we call it; nothing was changed\. Try again in 120 s\.$/, requests: 1 },
+      ]),
     ) as Case['expect'],
   },
   {
@@ -98,10 +112,18 @@ const CASES: Case[] = [
     name: 'a malformed 200 body, once',
     fault: { kind: 'malformed' },
     expect: {
-      streams: { answer: /^:warning: The video service sent an answer that could not be read; nothing was changed\. Try again in a moment; if it keeps happening, ask an admin to look at the vidops logs\.$/, requests: 1 },
+      streams: {
+        answer:
+          /^:warning: The video service sent an answer that could not be read; nothing was changed\. Try again in a moment; if it keeps happening, ask an admin to look at the vidops logs\.$/,
+        requests: 1,
+      },
       // The spec leaves the mute endpoint's success body open: vidops ignores it, so a 200 is a 200.
       'mute-all': { answer: 'ok', requests: 1 },
-      record: { answer: /^:warning: The video service accepted the request but its answer could not be read, so the change was probably made\. Check with `\/record list` before trying again\.$/, requests: 1 },
+      record: {
+        answer:
+          /^:warning: The video service accepted the request but its answer could not be read, so the change was probably made\. Check with `\/record list` before trying again\.$/,
+        requests: 1,
+      },
     },
   },
 ];
@@ -165,7 +187,11 @@ describe('video service faults met by Slack commands', () => {
     if (target.confirm) await run(target, sessionId);
     else await deliver(app.url, slashDelivery(target.command, target.text(sessionId), t.slack.newResponseUrl()).signed());
     const phrase = command === 'record' ? 'started recording' : 'muted everyone';
-    await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && renderedText(c.body).includes(phrase) && renderedText(c.body).includes(sessionId), { since });
+    await t.waitForSlackCall(
+      'chat.postMessage',
+      (c) => c.body.channel === CHANNEL && renderedText(c.body).includes(phrase) && renderedText(c.body).includes(sessionId),
+      { since },
+    );
   }
 
   function expectClear(answer: RecordedResponse): string {

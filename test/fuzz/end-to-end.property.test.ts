@@ -33,7 +33,9 @@ const losers: Promise<unknown>[] = [];
 async function firstAnswer(t: TestApp, responseId: string, since: number): Promise<RecordedResponse | RecordedCall> {
   const waits: Promise<RecordedResponse | RecordedCall>[] = [
     t.slack.waitForResponse(responseId, undefined, { timeoutMs: 5_000 }),
-    ...['views.open', 'chat.postMessage', 'chat.postEphemeral', 'files.getUploadURLExternal'].map((method) => t.slack.waitForCall(method, undefined, { since, timeoutMs: 5_000 })),
+    ...['views.open', 'chat.postMessage', 'chat.postEphemeral', 'files.getUploadURLExternal'].map((method) =>
+      t.slack.waitForCall(method, undefined, { since, timeoutMs: 5_000 }),
+    ),
   ];
   try {
     return await Promise.race(waits);
@@ -75,7 +77,9 @@ describe('end-to-end fuzzing', () => {
       expect(sentPayloadProblems(t.slack.calls, t.slack.responses)).toEqual([]);
       const everything = [
         ...t.slack.calls.filter((c) => c.method.startsWith('chat.')).flatMap((c) => unsafeMessage(c.body, APP_MENTIONS).map((p) => `${c.method}: ${p}`)),
-        ...t.slack.calls.filter((c) => c.method.startsWith('views.') && (c.body.view as { type?: string })?.type === 'modal').flatMap((c) => unsafeModal(c.body.view, APP_MENTIONS).map((p) => `${c.method}: ${p}`)),
+        ...t.slack.calls
+          .filter((c) => c.method.startsWith('views.') && (c.body.view as { type?: string })?.type === 'modal')
+          .flatMap((c) => unsafeModal(c.body.view, APP_MENTIONS).map((p) => `${c.method}: ${p}`)),
         ...t.slack.responses.flatMap((r) => unsafeMessage(r.body, APP_MENTIONS).map((p) => `response_url: ${p}`)),
       ];
       expect(everything).toEqual([]);
@@ -113,7 +117,13 @@ describe('end-to-end fuzzing', () => {
       await fc.assert(
         fc.asyncProperty(fuzzedSubmission(view, sessionId), async (submitted) => {
           const res = await t.submitView(
-            { callbackId: modal.callbackId, viewId: `V0FUZZ${++viewCounter}`, privateMetadata: submitted.private_metadata, blocks: [...submitted.blocks], values: submitted.state.values },
+            {
+              callbackId: modal.callbackId,
+              viewId: `V0FUZZ${++viewCounter}`,
+              privateMetadata: submitted.private_metadata,
+              blocks: [...submitted.blocks],
+              values: submitted.state.values,
+            },
             { user: USERS.admin },
           );
           expect(res.status).toBe(200);

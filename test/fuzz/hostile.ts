@@ -41,9 +41,41 @@ export const SLACK_SYNTAX = [
 
 const PUNCTUATION = ['"', "'", '“', '”', '‘', '’', '„', '`', '```', '*', '_', '~', '\\', '=', ',', ':', ';', '--', '-', '-h', '-?', '/'];
 
-const CONTROL = ['\u0000', '\u0007', '\u0008', '\u001b[31m', '\u007f', '\u0085', '\u200b', '\u200e', '\u202e', '\u2028', '\ufeff', '\ud800', '\udfff', '\r\n', '\r', '\n', '\t', '\u00a0', '\u3000'];
+const CONTROL = [
+  '\u0000',
+  '\u0007',
+  '\u0008',
+  '\u001b[31m',
+  '\u007f',
+  '\u0085',
+  '\u200b',
+  '\u200e',
+  '\u202e',
+  '\u2028',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  '\r\n',
+  '\r',
+  '\n',
+  '\t',
+  '\u00a0',
+  '\u3000',
+];
 
-const JSON_BITS = ['{"a":1}', '{"__proto__":{"polluted":true}}', '[1,2', 'null', 'true', '{"p":"prod","s":"x"}', '"\\u0000"', '__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+const JSON_BITS = [
+  '{"a":1}',
+  '{"__proto__":{"polluted":true}}',
+  '[1,2',
+  'null',
+  'true',
+  '{"p":"prod","s":"x"}',
+  '"\\u0000"',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+];
 
 const HUGE = [
   'a'.repeat(100_000),
@@ -53,12 +85,22 @@ const HUGE = [
   '😀'.repeat(50_000),
   ' '.repeat(100_000) + 'x',
   '&lt;'.repeat(25_000),
-  ('w ').repeat(50_000),
+  'w '.repeat(50_000),
 ];
 
 /** A word a command's grammar reacts to: its subcommand names and flags, help words. */
 export function grammarWords(subcommands: readonly string[], flags: readonly string[]): fc.Arbitrary<string> {
-  const words = [...subcommands, ...flags.flatMap((f) => [`--${f}`, `--${f}=`, `--${f.toUpperCase()}`]), 'help', '--help', '--', '--project', 'prod', 'all', 'clear'];
+  const words = [
+    ...subcommands,
+    ...flags.flatMap((f) => [`--${f}`, `--${f}=`, `--${f.toUpperCase()}`]),
+    'help',
+    '--help',
+    '--',
+    '--project',
+    'prod',
+    'all',
+    'clear',
+  ];
   return fc.constantFrom(...words);
 }
 
@@ -111,15 +153,16 @@ export function hostileText(extraWords?: fc.Arbitrary<string>): fc.Arbitrary<Hos
 export function mutatedExample(command: { subcommands: readonly { name?: string; args: { examples: readonly string[] } }[] }): fc.Arbitrary<Hostile> {
   const lines = command.subcommands.flatMap((s) => s.args.examples.map((e) => [s.name ?? '', e].filter((p) => p.length > 0).join(' ')));
   const usable = lines.length > 0 ? lines : [''];
-  const bad = fc.oneof(fragment(), fc.array(fragment(), { minLength: 1, maxLength: 4 }).map((f) => f.join(' ')));
-  return fc
-    .tuple(fc.constantFrom(...usable), fc.nat(), bad, fc.boolean())
-    .map(([line, at, text, quote]) => {
-      const words = line.split(' ');
-      const index = at % (words.length + 1);
-      const replacement = quote ? `"${text.replace(/"/g, '')}"` : text;
-      if (index === words.length) words.push(replacement);
-      else words[index] = replacement;
-      return new Hostile(words.join(' '));
-    });
+  const bad = fc.oneof(
+    fragment(),
+    fc.array(fragment(), { minLength: 1, maxLength: 4 }).map((f) => f.join(' ')),
+  );
+  return fc.tuple(fc.constantFrom(...usable), fc.nat(), bad, fc.boolean()).map(([line, at, text, quote]) => {
+    const words = line.split(' ');
+    const index = at % (words.length + 1);
+    const replacement = quote ? `"${text.replace(/"/g, '')}"` : text;
+    if (index === words.length) words.push(replacement);
+    else words[index] = replacement;
+    return new Hostile(words.join(' '));
+  });
 }

@@ -74,7 +74,8 @@ describe('forms drawn again from a submission (redraws, refusals shown in the fo
     {
       name: 'upload target',
       view: storageModal({ type: 's3', fallback: 'none' }, { p: 'prod', c: 'C0OPS' }),
-      redraw: (values: Values) => storageModal(readStorageForm(values as never), { p: 'prod', c: 'C0OPS' }, 'The bucket refused the keys. Type the keys again to retry.'),
+      redraw: (values: Values) =>
+        storageModal(readStorageForm(values as never), { p: 'prod', c: 'C0OPS' }, 'The bucket refused the keys. Type the keys again to retry.'),
     },
   ];
 

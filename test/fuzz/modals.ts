@@ -132,9 +132,13 @@ function elementValue(element: NonNullable<InputBlock['element']>, sessionId: st
       return fc.oneof(anOption, anOption, forgedOption, fc.constant(null)).map((selected) => ({ type: element.type, selected_option: selected ?? null }));
     case 'checkboxes':
     case 'multi_static_select':
-      return fc.tuple(fc.subarray(options), fc.array(forgedOption, { maxLength: 2 })).map(([chosen, forged]) => ({ type: element.type, selected_options: [...chosen, ...forged] }));
+      return fc
+        .tuple(fc.subarray(options), fc.array(forgedOption, { maxLength: 2 }))
+        .map(([chosen, forged]) => ({ type: element.type, selected_options: [...chosen, ...forged] }));
     case 'external_select': {
-      const real = fc.oneof(fc.constant(sessionId), hostile()).map((id) => ({ text: { type: 'plain_text', text: 'Session' }, value: encodeSessionOption('prod', id) }));
+      const real = fc
+        .oneof(fc.constant(sessionId), hostile())
+        .map((id) => ({ text: { type: 'plain_text', text: 'Session' }, value: encodeSessionOption('prod', id) }));
       const otherProject = hostile().map((p) => ({ text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(p, sessionId) }));
       return fc.oneof(real, real, otherProject, forgedOption, fc.constant(null)).map((selected) => ({ type: element.type, selected_option: selected }));
     }
@@ -149,9 +153,7 @@ function elementValue(element: NonNullable<InputBlock['element']>, sessionId: st
 /** A submission of `view`: every input block filled with hostile values; sometimes a hostile private_metadata or a junk block. */
 export function fuzzedSubmission(view: ModalView, sessionId: string): fc.Arbitrary<Submitted> {
   const inputs = (view.blocks as InputBlock[]).filter((b) => b.type === 'input' && b.block_id && b.element?.action_id);
-  const fields = inputs.map((b) =>
-    fc.tuple(fc.constant(b.block_id!), fc.constant(b.element!.action_id!), elementValue(b.element!, sessionId), fc.boolean()),
-  );
+  const fields = inputs.map((b) => fc.tuple(fc.constant(b.block_id!), fc.constant(b.element!.action_id!), elementValue(b.element!, sessionId), fc.boolean()));
   const metadata = fc.oneof({ weight: 6, arbitrary: fc.constant(view.private_metadata ?? '') }, { weight: 1, arbitrary: hostile() });
   const junk = fc.option(fc.tuple(hostile(), hostile()), { freq: 5 });
   return fc.tuple(fc.tuple(...fields), metadata, junk).map(([filled, privateMetadata, extra]) => {
@@ -159,7 +161,9 @@ export function fuzzedSubmission(view: ModalView, sessionId: string): fc.Arbitra
     for (const [blockId, actionId, value, present] of filled) if (present || filled.length === 1) values[blockId] = { [actionId]: value };
     if (extra) values[extra[0]] = { [extra[1]]: { type: 'plain_text_input', value: extra[1] } };
     const submitted: Submitted = { blocks: view.blocks, private_metadata: privateMetadata, state: { values } };
-    return Object.assign(submitted, { [fc.toStringMethod]: () => new Hostile(JSON.stringify({ private_metadata: privateMetadata, values }))[fc.toStringMethod]() });
+    return Object.assign(submitted, {
+      [fc.toStringMethod]: () => new Hostile(JSON.stringify({ private_metadata: privateMetadata, values }))[fc.toStringMethod](),
+    });
   });
 }
 

@@ -42,12 +42,29 @@ function templates(sessionId: string): Record<string, Json> {
         id: 'V0FUZZ',
         callback_id: CALLBACK.muteEveryoneModal,
         private_metadata: '',
-        state: { values: { [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { value: encodeSessionOption('nope', sessionId) } } } } },
+        state: {
+          values: {
+            [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { value: encodeSessionOption('nope', sessionId) } } },
+          },
+        },
       },
     },
     shortcut: { type: 'shortcut', user, team, callback_id: CALLBACK.muteEveryoneShortcut, trigger_id: '1.2.fuzz' },
-    block_suggestion: { type: 'block_suggestion', user, team, action_id: ACTION.sessionPicker, block_id: 'session', value: 'st', view: { id: 'V0FUZZ', private_metadata: '' } },
-    event_callback: { type: 'event_callback', team_id: TEAM, event_id: 'Ev0FUZZ', event: { type: 'app_home_opened', user: USERS.viewer, channel: 'D0HOME', tab: 'messages' } },
+    block_suggestion: {
+      type: 'block_suggestion',
+      user,
+      team,
+      action_id: ACTION.sessionPicker,
+      block_id: 'session',
+      value: 'st',
+      view: { id: 'V0FUZZ', private_metadata: '' },
+    },
+    event_callback: {
+      type: 'event_callback',
+      team_id: TEAM,
+      event_id: 'Ev0FUZZ',
+      event: { type: 'app_home_opened', user: USERS.viewer, channel: 'D0HOME', tab: 'messages' },
+    },
   };
 }
 
@@ -84,9 +101,20 @@ function cases(t: TestApp, sessionId: string): fc.Arbitrary<Case> {
       fc.jsonValue().map((body) => ({ kind, body })),
     );
   });
-  const command = () => slashCommandFields({ command: '/video', text: 'aliases', user: USERS.viewer, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: '1.2.fuzz' });
+  const command = () =>
+    slashCommandFields({
+      command: '/video',
+      text: 'aliases',
+      user: USERS.viewer,
+      channel: CHANNEL,
+      responseUrl: t.slack.newResponseUrl(),
+      triggerId: '1.2.fuzz',
+    });
   const mutatedForm = fc
-    .tuple(fc.constantFrom('command', 'text', 'user_id', 'channel_id', 'team_id', 'payload', 'response_url'), fc.oneof(fc.constant('twice'), fc.constant('drop'), fc.string()))
+    .tuple(
+      fc.constantFrom('command', 'text', 'user_id', 'channel_id', 'team_id', 'payload', 'response_url'),
+      fc.oneof(fc.constant('twice'), fc.constant('drop'), fc.string()),
+    )
     .map(([key, how]): Case => {
       const fields = Object.entries(command());
       if (how === 'twice') return { kind: 'form', fields: [...fields, [key, 'again']] };

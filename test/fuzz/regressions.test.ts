@@ -18,7 +18,13 @@ describe('bugs found by fuzzing', () => {
 
   it('still opens a quote right after = inside a word, also when the = was quoted', () => {
     expect(tokenize(`--name="a="'b c'`)).toEqual({ ok: true, tokens: [{ value: '--name=a=b c', quoted: false }] });
-    expect(tokenize(`ab"c d"`)).toEqual({ ok: true, tokens: [{ value: 'ab"c', quoted: false }, { value: 'd"', quoted: false }] });
+    expect(tokenize(`ab"c d"`)).toEqual({
+      ok: true,
+      tokens: [
+        { value: 'ab"c', quoted: false },
+        { value: 'd"', quoted: false },
+      ],
+    });
   });
 
   it('quotes at most 60 characters of a pasted wall of text back, and keeps the whole answer within Slack’s limits', () => {
@@ -33,7 +39,8 @@ describe('bugs found by fuzzing', () => {
     for (const command of COMMANDS) {
       for (const text of [`--${'f'.repeat(100_000)}`, 'q'.repeat(100_000)]) {
         const outcome = beforeAck(command, text);
-        if (outcome.kind === 'answer') expect({ command: command.command, length: outcome.message.text.length < 3001 }).toEqual({ command: command.command, length: true });
+        if (outcome.kind === 'answer')
+          expect({ command: command.command, length: outcome.message.text.length < 3001 }).toEqual({ command: command.command, length: true });
       }
     }
   });

@@ -51,7 +51,8 @@ export function unsafeMessage(message: unknown, allowed: Allowed = []): string[]
 
 export function unsafeModal(view: unknown, allowed: Allowed = []): string[] {
   const problems = modalProblems(view);
-  for (const t of mrkdwnTexts((view as { blocks?: unknown }).blocks ?? [])) for (const seq of activeSequences(t, allowed)) problems.push(`active sequence ${seq.slice(0, 80)}`);
+  for (const t of mrkdwnTexts((view as { blocks?: unknown }).blocks ?? []))
+    for (const seq of activeSequences(t, allowed)) problems.push(`active sequence ${seq.slice(0, 80)}`);
   return problems;
 }
 

@@ -99,7 +99,11 @@ export interface TestApp {
   slash(command: string, text: string, actor?: Actor): Promise<SlashResult>;
   /** Clicks a button (block_actions) on a message that carried `responseUrl`. */
   /** `messageTs`: the click is on that in-channel message (a card) rather than on an ephemeral one. */
-  click(actionId: string, value: string | undefined, actor?: Actor & { responseUrl?: string; triggerId?: string; messageTs?: string }): Promise<{ status: number; responseId: string }>;
+  click(
+    actionId: string,
+    value: string | undefined,
+    actor?: Actor & { responseUrl?: string; triggerId?: string; messageTs?: string },
+  ): Promise<{ status: number; responseId: string }>;
   /** Submits a modal; returns the ack body (response_action…). */
   submitView(view: SubmittedView, actor?: Actor): Promise<{ status: number; body: unknown }>;
   shortcut(callbackId: string, actor?: Actor): Promise<{ status: number; triggerId: string }>;
@@ -124,7 +128,13 @@ export interface SubmittedView {
 
 /** Insights clients for tests: fast retries, and no client-side rate limit (the emulator enforces it when asked). */
 export const testInsightsFactory: InsightsFactory = (p, insightsUrl) =>
-  new InsightsClient({ insightsUrl, projectId: p.apiKey, apiSecret: p.apiSecret, retry: INSIGHTS_RETRY_FAST, limiter: new SlidingWindowLimiter({ limit: 1_000_000 }) });
+  new InsightsClient({
+    insightsUrl,
+    projectId: p.apiKey,
+    apiSecret: p.apiSecret,
+    retry: INSIGHTS_RETRY_FAST,
+    limiter: new SlidingWindowLimiter({ limit: 1_000_000 }),
+  });
 
 let triggerCounter = 0;
 const nextTrigger = (): string => `${++triggerCounter}.${Date.now()}.trigger${triggerCounter}`;
@@ -174,7 +184,10 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
 
   const store = settings.store ?? createStore('sqlite::memory:');
   await store.migrate();
-  const logger = createLogger({ level: settings.logLevel ?? (process.env.VIDOPS_TEST_LOG as LogThreshold | undefined) ?? 'silent', stream: settings.logStream ?? process.stderr });
+  const logger = createLogger({
+    level: settings.logLevel ?? (process.env.VIDOPS_TEST_LOG as LogThreshold | undefined) ?? 'silent',
+    stream: settings.logStream ?? process.stderr,
+  });
   const account = settings.account === true ? { apiKey: emulator.control.account.key, apiSecret: emulator.control.account.secret } : settings.account;
   const services = createServices({
     store,

@@ -133,7 +133,8 @@ class Checker {
         const [maxLo, maxHi] = L.elements.plain_text_input.max_length_range;
         if (typeof e.min_length === 'number' && (e.min_length < minLo || e.min_length > minHi)) this.problem(path, 'min_length out of range');
         if (typeof e.max_length === 'number' && (e.max_length < maxLo || e.max_length > maxHi)) this.problem(path, 'max_length out of range');
-        if (typeof e.initial_value === 'string' && typeof e.max_length === 'number' && e.initial_value.length > e.max_length) this.problem(path, 'initial_value longer than max_length');
+        if (typeof e.initial_value === 'string' && typeof e.max_length === 'number' && e.initial_value.length > e.max_length)
+          this.problem(path, 'initial_value longer than max_length');
         break;
       }
       case 'checkboxes':
@@ -173,7 +174,8 @@ class Checker {
         break;
       case 'context': {
         const elements = (b.elements as Json[]) ?? [];
-        if (elements.length < L.blocks.context.minElements || elements.length > L.blocks.context.elements) this.problem(path, `${elements.length} context elements`);
+        if (elements.length < L.blocks.context.minElements || elements.length > L.blocks.context.elements)
+          this.problem(path, `${elements.length} context elements`);
         elements.forEach((e, i) => {
           if (!L.blocks.context.elementTypes.includes(String(e.type))) this.problem(`${path}.elements[${i}]`, `type ${String(e.type)}`);
           if (e.type !== 'image') this.text(`${path}.elements[${i}]`, e, L.composition.text.max);
@@ -182,7 +184,8 @@ class Checker {
       }
       case 'actions': {
         const elements = (b.elements as Json[]) ?? [];
-        if (elements.length < L.blocks.actions.minElements || elements.length > L.blocks.actions.elements) this.problem(path, `${elements.length} action elements`);
+        if (elements.length < L.blocks.actions.minElements || elements.length > L.blocks.actions.elements)
+          this.problem(path, `${elements.length} action elements`);
         elements.forEach((e, i) => {
           if (!L.blocks.actions.elementTypes.includes(String(e.type))) this.problem(`${path}.elements[${i}]`, `type ${String(e.type)}`);
           this.element(`${path}.elements[${i}]`, e);

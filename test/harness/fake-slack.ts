@@ -235,7 +235,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const channel = typeof body.channel === 'string' ? body.channel : undefined;
     switch (method) {
       case 'auth.test':
-        return { ok: true, url: 'https://vidops-test.slack.com/', team: 'vidops test', user: 'vidops', team_id: teamId, user_id: botUserId, bot_id: 'B0BOT', is_enterprise_install: false };
+        return {
+          ok: true,
+          url: 'https://vidops-test.slack.com/',
+          team: 'vidops test',
+          user: 'vidops',
+          team_id: teamId,
+          user_id: botUserId,
+          bot_id: 'B0BOT',
+          is_enterprise_install: false,
+        };
       case 'chat.postMessage': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
         if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
@@ -243,7 +252,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const ts = nextTs();
         const resolved = channel.startsWith('U') ? `D${channel.slice(1)}` : channel;
         storeMessage(resolved, ts, body);
-        return { ok: true, channel: resolved, ts, message: { type: 'message', user: botUserId, bot_id: 'B0BOT', text: body.text ?? '', blocks: body.blocks, ts } };
+        return {
+          ok: true,
+          channel: resolved,
+          ts,
+          message: { type: 'message', user: botUserId, bot_id: 'B0BOT', text: body.text ?? '', blocks: body.blocks, ts },
+        };
       }
       case 'chat.postEphemeral':
         if (!channel) return { ok: false, error: 'channel_not_found' };
@@ -299,7 +313,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'users.info': {
         const user = typeof body.user === 'string' ? body.user : '';
         if (!/^[UW]/.test(user)) return { ok: false, error: 'user_not_found' };
-        return { ok: true, user: { id: user, team_id: teamId, name: user.toLowerCase(), real_name: `User ${user}`, tz: 'Europe/Paris', profile: { display_name: user.toLowerCase() } } };
+        return {
+          ok: true,
+          user: {
+            id: user,
+            team_id: teamId,
+            name: user.toLowerCase(),
+            real_name: `User ${user}`,
+            tz: 'Europe/Paris',
+            profile: { display_name: user.toLowerCase() },
+          },
+        };
       }
       case 'files.getUploadURLExternal': {
         const length = Number(body.length);
@@ -478,7 +502,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       };
       const timer = setTimeout(() => {
         events.off(event, onItem);
-        reject(new Error(`fake Slack: no ${describe} within ${timeoutMs} ms (recorded: ${list.map((i) => ('method' in i ? String(i.method) : 'response')).join(', ') || 'nothing'})`));
+        reject(
+          new Error(
+            `fake Slack: no ${describe} within ${timeoutMs} ms (recorded: ${list.map((i) => ('method' in i ? String(i.method) : 'response')).join(', ') || 'nothing'})`,
+          ),
+        );
       }, timeoutMs);
       events.on(event, onItem);
     });
@@ -522,8 +550,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     mark: () => seq,
     waitForCall: (method, predicate = () => true, options) =>
       waitFor(calls, 'call', (c) => c.method === method && predicate(c), `${method} call matching`, options),
-    waitForResponse: (id, predicate = () => true, options) =>
-      waitFor(responses, 'response', (r) => r.id === id && predicate(r), `response to ${id}`, options),
+    waitForResponse: (id, predicate = () => true, options) => waitFor(responses, 'response', (r) => r.id === id && predicate(r), `response to ${id}`, options),
     responsesTo: (id) => responses.filter((r) => r.id === id),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -13,12 +13,7 @@ export function signedSlashCommand(signingSecret: string, fields: Record<string,
 
 /** An interaction (block action, view submission, shortcut, options): form field `payload` with JSON. */
 export function signedInteraction(signingSecret: string, payload: unknown, timestampSeconds?: number): SignedRequest {
-  return signBody(
-    signingSecret,
-    new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-    'application/x-www-form-urlencoded',
-    timestampSeconds,
-  );
+  return signBody(signingSecret, new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded', timestampSeconds);
 }
 
 /** An Events API callback (JSON body). */

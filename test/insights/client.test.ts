@@ -126,16 +126,19 @@ describe('InsightsClient: request and authentication', () => {
     expect(argKind(doc, 'projectData', 'groupBy')).toBe(Kind.ENUM);
     expect(selectedUnder(doc, ['project', 'projectData', 'resources'])).toEqual(['intervalStart', 'intervalEnd', 'sdkType', 'country', 'usage']);
     // SDK filters make participant minutes unavailable: they are not asked for.
-    expect(selectedUnder(doc, ['project', 'projectData', 'resources', 'usage'])).toEqual([
-      'streamedPublishedMinutes',
-      'streamedSubscribedMinutes',
-    ]);
+    expect(selectedUnder(doc, ['project', 'projectData', 'resources', 'usage'])).toEqual(['streamedPublishedMinutes', 'streamedSubscribedMinutes']);
   });
 
   it('parses metrics loosely and normalises timestamps and null minutes', async () => {
     server.setHandler(() =>
       usagePage([
-        { intervalStart: START, intervalEnd: '2026-10-27T06:59:59.999Z', sdkType: 'JS', extra: 'ignored', usage: { streamedPublishedMinutes: null, streamedSubscribedMinutes: 4.5, participantMinutes: null } },
+        {
+          intervalStart: START,
+          intervalEnd: '2026-10-27T06:59:59.999Z',
+          sdkType: 'JS',
+          extra: 'ignored',
+          usage: { streamedPublishedMinutes: null, streamedSubscribedMinutes: 4.5, participantMinutes: null },
+        },
         { intervalStart: String(Math.floor(START / 1000)), usage: null },
       ]),
     );
@@ -184,7 +187,19 @@ describe('InsightsClient: pagination', () => {
     server.setHandler((req, i) => {
       const args = argsOf(req.document, 'sessionSummaries')!;
       expect(args['start']).toBe('2026-10-26T07:00:00.000Z');
-      const meetings = { resources: [{ participantMinutes: 30 + i, publisherMinutes: 10, subscriberMinutes: 20, maxConcurrentStreams: 3, totalStreams: 4, totalConnections: 5, maxConcurrentSubscribers: 2 }] };
+      const meetings = {
+        resources: [
+          {
+            participantMinutes: 30 + i,
+            publisherMinutes: 10,
+            subscriberMinutes: 20,
+            maxConcurrentStreams: 3,
+            totalStreams: 4,
+            totalConnections: 5,
+            maxConcurrentSubscribers: 2,
+          },
+        ],
+      };
       return {
         json: {
           data: {
@@ -231,7 +246,9 @@ describe('InsightsClient: pagination', () => {
                               {
                                 connectionId: 'c1',
                                 stream: { streamId: 'st1' },
-                                streamStatsCollection: { resources: [{ createdAt: '2026-10-27T16:00:30.000Z', videoBitrateKbps: 6.61, audioBitrateKbps: null }] },
+                                streamStatsCollection: {
+                                  resources: [{ createdAt: '2026-10-27T16:00:30.000Z', videoBitrateKbps: 6.61, audioBitrateKbps: null }],
+                                },
                               },
                             ],
                           },
@@ -253,7 +270,11 @@ describe('InsightsClient: pagination', () => {
     expect(server.requests.map((r) => (argsOf(r.document, 'sessions')!['sessionIds'] as string[]).length)).toEqual([10, 10, 5]);
     const publisher = sessions[0]!.meetings.resources[0]!.publishers.resources[0]!;
     expect(publisher.stream.streamId).toBe('st1');
-    expect(publisher.streamStatsCollection.resources[0]).toEqual({ createdAt: Date.UTC(2026, 9, 27, 16, 0, 30), videoBitrateKbps: 6.61, audioBitrateKbps: null });
+    expect(publisher.streamStatsCollection.resources[0]).toEqual({
+      createdAt: Date.UTC(2026, 9, 27, 16, 0, 30),
+      videoBitrateKbps: 6.61,
+      audioBitrateKbps: null,
+    });
     expect(sessions[0]!.meetings.resources[0]!.subscribers.resources).toEqual([]);
   });
 });
@@ -283,9 +304,7 @@ describe('InsightsClient: errors', () => {
     server.setHandler(() => ({
       json: { errors: [{ message: 'project sessionData: This query requires the Advanced Insights add-on', errorCode: 1014 }] },
     }));
-    await expect(client().sessionSummariesPage({ start: START })).rejects.toThrow(
-      'Per-session data needs the Advanced Insights add-on on this project.',
-    );
+    await expect(client().sessionSummariesPage({ start: START })).rejects.toThrow('Per-session data needs the Advanced Insights add-on on this project.');
     server.setHandler(() => ({ json: { errors: [{ message: 'Start date must be before end date.', errorCode: '1002' }] } }));
     await expect(client().projectUsagePage({ start: START })).rejects.toThrow('The date range is invalid: Start date must be before end date.');
     server.setHandler(() => ({ json: { errors: [{ message: 'bad', extensions: { errorCode: 1007 } }] } }));
@@ -308,7 +327,9 @@ describe('InsightsClient: errors', () => {
       status: 400,
       json: { errors: [{ message: `bad token ${String(req.headers['x-service-auth'])} for secret ${SECRET}`, errorCode: 1011 }] },
     }));
-    const error = (await client().projectUsagePage({ start: START }).catch((e: unknown) => e)) as InsightsError;
+    const error = (await client()
+      .projectUsagePage({ start: START })
+      .catch((e: unknown) => e)) as InsightsError;
     const token = String(server.requests[0]!.headers['x-service-auth']);
     const everything = [error.message, error.serverMessage, JSON.stringify(error), JSON.stringify(error.errors), String(error.stack)].join(' ');
     expect(everything).not.toContain(SECRET);
@@ -316,7 +337,9 @@ describe('InsightsClient: errors', () => {
     expect(error.serverMessage).toBe('bad token [token] for secret [secret]');
 
     server.setHandler(() => ({ status: 500, text: `oops ${SECRET}` }));
-    const httpError = (await client({ retry: INSIGHTS_RETRY_NONE }).projectUsagePage({ start: START }).catch((e: unknown) => e)) as InsightsError;
+    const httpError = (await client({ retry: INSIGHTS_RETRY_NONE })
+      .projectUsagePage({ start: START })
+      .catch((e: unknown) => e)) as InsightsError;
     expect(JSON.stringify({ m: httpError.message, s: httpError.serverMessage })).not.toContain(SECRET);
   });
 

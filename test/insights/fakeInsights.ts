@@ -110,8 +110,7 @@ export function selectedUnder(document: DocumentNode, path: readonly string[]): 
   let names: string[] = [];
   const walk = (node: { selectionSet?: { selections: readonly unknown[] } }, rest: readonly string[]): void => {
     const fields = (node.selectionSet?.selections ?? []).filter(
-      (s): s is { kind: Kind.FIELD; name: { value: string }; selectionSet?: { selections: readonly unknown[] } } =>
-        (s as { kind: Kind }).kind === Kind.FIELD,
+      (s): s is { kind: Kind.FIELD; name: { value: string }; selectionSet?: { selections: readonly unknown[] } } => (s as { kind: Kind }).kind === Kind.FIELD,
     );
     if (rest.length === 0) {
       names = fields.map((f) => f.name.value);

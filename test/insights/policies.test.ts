@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  collectAll,
-  INSIGHTS_RETRY,
-  isRetryable,
-  paginate,
-  retryDelayMs,
-  sharedLimiter,
-  shouldRetry,
-  SlidingWindowLimiter,
-} from '../../src/api/insights';
+import { collectAll, INSIGHTS_RETRY, isRetryable, paginate, retryDelayMs, sharedLimiter, shouldRetry, SlidingWindowLimiter } from '../../src/api/insights';
 import { describeInsightsCode, redact } from '../../src/api/insights/errors';
 import { parseRetryAfter } from '../../src/api/insights/retry';
 import { timestamp } from '../../src/api/insights/schemas';
@@ -107,9 +98,7 @@ describe('error text', () => {
       'Per-session data needs the Advanced Insights add-on on this project.',
     );
     expect(describeInsightsCode(1002, 'end is before start.')).toBe('The date range is invalid: end is before start.');
-    expect(describeInsightsCode(1002)).toBe(
-      'The date range is invalid: the start must come before the end, and daily data goes back 90 days only.',
-    );
+    expect(describeInsightsCode(1002)).toBe('The date range is invalid: the start must come before the end, and daily data goes back 90 days only.');
     expect(describeInsightsCode(9999, 'something odd')).toBe('Insights returned an error: something odd.');
   });
 

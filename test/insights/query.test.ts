@@ -91,14 +91,21 @@ describe('node budget', () => {
   it('keeps every default query under 500,000 nodes', () => {
     expect(estimateNodes(projectUsageQuery('1', { start: START }))).toBeLessThan(NODE_BUDGET);
     expect(estimateNodes(sessionSummariesQuery('1', { start: START }))).toBeLessThan(NODE_BUDGET);
-    for (const chunk of chunkSessionIds('1', Array.from({ length: 100 }, (_, i) => `s${i}`))) {
+    for (const chunk of chunkSessionIds(
+      '1',
+      Array.from({ length: 100 }, (_, i) => `s${i}`),
+    )) {
       expect(estimateNodes(sessionsQuery('1', chunk))).toBeLessThanOrEqual(NODE_BUDGET);
     }
   });
 
   it('chunks session IDs by the budget of the sizes asked for, without duplicates', () => {
     expect(chunkSessionIds('1', ['a', 'b', 'a', ' c ']).flat()).toEqual(['a', 'b', 'c']);
-    const big = chunkSessionIds('1', Array.from({ length: 10 }, (_, i) => `s${i}`), { meetings: 10, streams: 50, statsPerStream: 480 });
+    const big = chunkSessionIds(
+      '1',
+      Array.from({ length: 10 }, (_, i) => `s${i}`),
+      { meetings: 10, streams: 50, statsPerStream: 480 },
+    );
     expect(big.every((c) => c.length === 1)).toBe(true);
     expect(() => chunkSessionIds('1', ['a'], { meetings: 100, streams: 100, statsPerStream: 480 })).toThrow('Insights allows 500,000');
   });

@@ -16,7 +16,13 @@ const context = audioContext(
 const snap = (status: AudioSnapshot['status']): AudioSnapshot => ({ status, streamIds: ['s1', 's2'], connectionId: 'conn-audio' });
 const draw = (state: AudioSnapshot, actions: { action: string; by: string; at: number }[] = [], ctx = context) =>
   audioKind.render({ resourceId: ID, sessionId: SESSION_ID, projectName: 'prod', state, context: ctx, actions, now: T0 });
-const FIELDS = ['<@U0MOD> is sending the audio of session `standup` to `wss://asr.example.com/in`', '`s1`, `s2`', '8 kHz', '*Connection*\n`conn-audio`', '`Authorization`'];
+const FIELDS = [
+  '<@U0MOD> is sending the audio of session `standup` to `wss://asr.example.com/in`',
+  '`s1`, `s2`',
+  '8 kHz',
+  '*Connection*\n`conn-audio`',
+  '`Authorization`',
+];
 
 describe('audio-connection card from its model', () => {
   it.each([

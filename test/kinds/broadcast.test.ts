@@ -46,8 +46,24 @@ const snap = (status: string, hls: string, yt: string): BroadcastSnapshot => ({ 
 const draw = (state: BroadcastSnapshot | GoneSnapshot, actions: { action: string; by: string; at: number }[] = [], ctx = context) =>
   broadcastKind.render({ resourceId: ID, sessionId: SESSION_ID, projectName: 'prod', state, context: ctx, actions, now: T0 });
 
-const CONTEXT_SHOWN = ['started a live broadcast of session `town-hall`', '*Resolution*\n1920x1080', 'chosen by hand (2 selected)', '`town-hall`', '2.5 Mbit/s', 'a.rtmp.youtube.com', `session ID \`${SESSION_ID}\``];
-const STOPPED_SHOWN = ['The broadcast of session `town-hall` has stopped', 'stopped by <@U0ANA>', '*Resolution*\n1920x1080', 'chosen by hand (2 selected)', '2.5 Mbit/s', 'a.rtmp.youtube.com', 'by <@U0MOD>'];
+const CONTEXT_SHOWN = [
+  'started a live broadcast of session `town-hall`',
+  '*Resolution*\n1920x1080',
+  'chosen by hand (2 selected)',
+  '`town-hall`',
+  '2.5 Mbit/s',
+  'a.rtmp.youtube.com',
+  `session ID \`${SESSION_ID}\``,
+];
+const STOPPED_SHOWN = [
+  'The broadcast of session `town-hall` has stopped',
+  'stopped by <@U0ANA>',
+  '*Resolution*\n1920x1080',
+  'chosen by hand (2 selected)',
+  '2.5 Mbit/s',
+  'a.rtmp.youtube.com',
+  'by <@U0MOD>',
+];
 const stop = { action: 'stop', by: 'U0ANA', at: T0 + 60_000 };
 
 describe('broadcast card from its model', () => {

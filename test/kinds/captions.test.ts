@@ -16,7 +16,14 @@ const ended: CaptionsSnapshot = { ...active, status: 'ended' };
 const draw = (state: CaptionsSnapshot, actions: { action: string; by: string; at: number }[] = [], ctx = context) =>
   captionsKind.render({ resourceId: ID, sessionId: SESSION_ID, projectName: 'prod', state, context: ctx, actions, now: T0 });
 
-const FIELDS = ['<@U0MOD> started live captions in session `standup`', 'French (France) (`fr-FR`)', 'off (final captions only)', '*Stops by itself*\nafter 30 min', `session ID \`${SESSION_ID}\``, `\`${ID}\``];
+const FIELDS = [
+  '<@U0MOD> started live captions in session `standup`',
+  'French (France) (`fr-FR`)',
+  'off (final captions only)',
+  '*Stops by itself*\nafter 30 min',
+  `session ID \`${SESSION_ID}\``,
+  `\`${ID}\``,
+];
 
 describe('captions card from its model', () => {
   it.each([

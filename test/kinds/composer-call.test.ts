@@ -18,17 +18,39 @@ const SESSION_ID = `2_MX4${'d'.repeat(60)}`;
 describe('composer card from its model', () => {
   const ID = '76fb0d74-6f1e-41b6-9dec-26b01beb2ce3';
   const context = composerContext(
-    { id: ID, sessionId: SESSION_ID, status: 'starting', url: 'https://meet.example.com/board/42', createdAt: T0, name: 'Whiteboard', resolution: '1920x1080', streamId: 'st-1' },
+    {
+      id: ID,
+      sessionId: SESSION_ID,
+      status: 'starting',
+      url: 'https://meet.example.com/board/42',
+      createdAt: T0,
+      name: 'Whiteboard',
+      resolution: '1920x1080',
+      streamId: 'st-1',
+    },
     { startedBy: 'U0MOD', alias: 'standup', maxDuration: 3600 },
   );
   const draw = (state: RenderSnapshot | GoneSnapshot, actions: { action: string; by: string; at: number }[] = [], ctx = context) =>
     composerKind.render({ resourceId: ID, sessionId: SESSION_ID, projectName: 'prod', state, context: ctx, actions, now: T0 });
-  const FIELDS = ['<@U0MOD> started publishing a web page into session `standup`', 'https://meet.example.com/board/42', '*Resolution*\n1920x1080', '*Stream name*\nWhiteboard', '*Stops by itself*\nafter 1 h', `session ID \`${SESSION_ID}\``];
+  const FIELDS = [
+    '<@U0MOD> started publishing a web page into session `standup`',
+    'https://meet.example.com/board/42',
+    '*Resolution*\n1920x1080',
+    '*Stream name*\nWhiteboard',
+    '*Stops by itself*\nafter 1 h',
+    `session ID \`${SESSION_ID}\``,
+  ];
 
   it.each([
     ['at start', { status: 'starting', createdAt: T0 }, [], 1, ':hourglass_flowing_sand: starting'],
     ['started (transition)', { status: 'started', createdAt: T0 }, [], 1, ':large_green_circle: live'],
-    ['stopped by @ana (action)', { status: 'stopped', createdAt: T0, reason: 'Stop Requested' }, [{ action: 'stop', by: 'U0ANA', at: T0 + 1 }], 0, ':white_circle: stopped (stop requested)'],
+    [
+      'stopped by @ana (action)',
+      { status: 'stopped', createdAt: T0, reason: 'Stop Requested' },
+      [{ action: 'stop', by: 'U0ANA', at: T0 + 1 }],
+      0,
+      ':white_circle: stopped (stop requested)',
+    ],
     ['stopped at its maximum duration (transition)', { status: 'stopped', createdAt: T0, reason: 'Max Duration Exceeded' }, [], 0, 'maximum duration reached'],
     ['failed (transition)', { status: 'failed', createdAt: T0, reason: 'page crashed' }, [], 0, ':x: failed (page crashed)'],
     ['gone (transition)', { status: 'gone' }, [], 0, 'gone'],
@@ -54,12 +76,34 @@ describe('composer card from its model', () => {
 
 describe('phone-call card from its model', () => {
   const ID = 'call-1';
-  const facts = { uri: 'sip:+15551234567@sip.example.com', from: '+15557654321@example.com', secure: true, video: false, observeForceMute: true, headerNames: ['X-Room'], digestAuth: true };
+  const facts = {
+    uri: 'sip:+15551234567@sip.example.com',
+    from: '+15557654321@example.com',
+    secure: true,
+    video: false,
+    observeForceMute: true,
+    headerNames: ['X-Room'],
+    digestAuth: true,
+  };
   const context = callContext({ id: ID, connectionId: 'conn-call', streamId: 'stream-call' }, facts, { startedBy: 'U0MOD', alias: 'standup' });
-  const call = (status: SipSnapshot['status'], extra: Partial<SipSnapshot> = {}): SipSnapshot => ({ status, streamId: 'stream-call', dialedAt: T0, connectionId: 'conn-call', ...extra });
+  const call = (status: SipSnapshot['status'], extra: Partial<SipSnapshot> = {}): SipSnapshot => ({
+    status,
+    streamId: 'stream-call',
+    dialedAt: T0,
+    connectionId: 'conn-call',
+    ...extra,
+  });
   const draw = (state: SipSnapshot, actions: { action: string; by: string; at: number }[] = [], ctx = context) =>
     callKind.render({ resourceId: ID, sessionId: SESSION_ID, projectName: 'prod', state, context: ctx, actions, now: T0 });
-  const FIELDS = ['<@U0MOD> dialed `sip:+15551234567@sip.example.com` into session `standup`', '`+15557654321@example.com`', 'encrypted media', 'digest credentials', '`X-Room`', '*Connection*\n`conn-call`', '*Stream*\n`stream-call`'];
+  const FIELDS = [
+    '<@U0MOD> dialed `sip:+15551234567@sip.example.com` into session `standup`',
+    '`+15557654321@example.com`',
+    'encrypted media',
+    'digest credentials',
+    '`X-Room`',
+    '*Connection*\n`conn-call`',
+    '*Stream*\n`stream-call`',
+  ];
 
   it.each([
     ['at start (ringing)', call('dialing'), [], true, ':hourglass_flowing_sand: ringing'],

@@ -50,7 +50,14 @@ const buttons = (payload: unknown) => ({
 });
 
 /** Every context field, as the card shows it. */
-const CONTEXT_SHOWN = ['*Started by*\n<@U0MOD>', 'started recording session `standup`', '*Output*\nComposed, 1280x720', '*Streams*\nChosen streams (manual)', '*Tag*\n`board`', `(\`${SESSION_ID}\`)`];
+const CONTEXT_SHOWN = [
+  '*Started by*\n<@U0MOD>',
+  'started recording session `standup`',
+  '*Output*\nComposed, 1280x720',
+  '*Streams*\nChosen streams (manual)',
+  '*Tag*\n`board`',
+  `(\`${SESSION_ID}\`)`,
+];
 
 const stopAt = { action: 'stop', by: 'U0ANA', at: T0 + 60_000 };
 const deleteAt = { action: 'delete', by: 'U0BOB', at: T0 + 120_000 };
@@ -60,8 +67,20 @@ describe('recording card from its model', () => {
     ['at start', state('started'), [], { stop: 1, download: 0, delete: 0 }, 'Recording'],
     ['paused (transition)', state('paused'), [], { stop: 1, download: 0, delete: 0 }, 'Paused — nobody is publishing'],
     ['resumed (transition)', state('started', { durationS: 30 }), [], { stop: 1, download: 0, delete: 0 }, 'Recording'],
-    ['stopped by @ana (action)', state('stopped', { reason: 'user initiated' }), [stopAt], { stop: 0, download: 0, delete: 0 }, 'Stopped — the file is being processed'],
-    ['stopped when everyone left (transition)', state('stopped', { reason: 'session ended' }), [], { stop: 0, download: 0, delete: 0 }, 'everyone left the session'],
+    [
+      'stopped by @ana (action)',
+      state('stopped', { reason: 'user initiated' }),
+      [stopAt],
+      { stop: 0, download: 0, delete: 0 },
+      'Stopped — the file is being processed',
+    ],
+    [
+      'stopped when everyone left (transition)',
+      state('stopped', { reason: 'session ended' }),
+      [],
+      { stop: 0, download: 0, delete: 0 },
+      'everyone left the session',
+    ],
     ['available (transition)', state('available'), [stopAt], { stop: 0, download: 1, delete: 1 }, 'Available to download'],
     ['uploaded (transition)', state('uploaded'), [stopAt], { stop: 0, download: 0, delete: 1 }, 'Uploaded to the upload target'],
     ['expired (transition)', state('expired'), [stopAt], { stop: 0, download: 0, delete: 0 }, 'Expired — no longer downloadable'],

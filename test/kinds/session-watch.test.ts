@@ -28,14 +28,33 @@ const draw = (opts: { actions?: (typeof unwatch)[]; latest?: Latest; ctx?: Sessi
     ...(opts.latest && { latest: opts.latest }),
   });
 
-const FIELDS = ['session `standup`', '*Watching for*\nrecordings and composers', '*Set up by*\n<@U0MOD> in <#C0OPS>', `*Since*\n<!date^${T0 / 1000}^`, `session ID \`${SESSION_ID}\``, 'Project *prod*'];
+const FIELDS = [
+  'session `standup`',
+  '*Watching for*\nrecordings and composers',
+  '*Set up by*\n<@U0MOD> in <#C0OPS>',
+  `*Since*\n<!date^${T0 / 1000}^`,
+  `session ID \`${SESSION_ID}\``,
+  'Project *prod*',
+];
 
 describe('session watch card from its model', () => {
   it.each([
     ['at start', {}, 1, ':eyes: watching', '<@U0MOD> is watching session standup for new recordings and composers started outside this channel.'],
     ['after a poll found a recording (transition)', { latest: [found] }, 1, ':eyes: watching', '<@U0MOD> is watching'],
-    ['expired by its maximum age (transition)', { latest: [expired], now: T0 + 24 * HOUR }, 0, ':black_circle: stopped — expired after 24 h, <!date^', 'Stopped watching session standup'],
-    ['unwatched by @ana (action)', { actions: [unwatch] }, 0, `:black_circle: stopped — unwatched by <@U0ANA> <!date^${unwatch.at / 1000}^`, 'Stopped watching session standup'],
+    [
+      'expired by its maximum age (transition)',
+      { latest: [expired], now: T0 + 24 * HOUR },
+      0,
+      ':black_circle: stopped — expired after 24 h, <!date^',
+      'Stopped watching session standup',
+    ],
+    [
+      'unwatched by @ana (action)',
+      { actions: [unwatch] },
+      0,
+      `:black_circle: stopped — unwatched by <@U0ANA> <!date^${unwatch.at / 1000}^`,
+      'Stopped watching session standup',
+    ],
   ] as const)('%s: every context field survives, Stop watching only while it runs', (_when, opts, stops, status, fallback) => {
     const card = draw(opts as Parameters<typeof draw>[0]);
     expect(messageProblems(card)).toEqual([]);

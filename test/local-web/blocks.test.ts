@@ -11,7 +11,16 @@ const option = (text: string, value: string) => ({ text: plain(text), value });
 
 /** The JSON a rendered element carries in data-element, read back as the page does. */
 function elementDataOf(html: string): unknown[] {
-  return [...html.matchAll(/data-element="([^"]*)"/g)].map((m) => JSON.parse(m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')));
+  return [...html.matchAll(/data-element="([^"]*)"/g)].map((m) =>
+    JSON.parse(
+      m[1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    ),
+  );
 }
 
 describe('blocks', () => {
@@ -36,7 +45,9 @@ describe('blocks', () => {
     );
     expect(html).toContain('<div class="bk-section-text"><strong>Weekly</strong> review</div>');
     expect(html).toContain('<div class="bk-field"><strong>Status</strong><br>started</div>');
-    expect(html).toMatch(/<button type="button" class="bk-btn bk-btn--danger" data-kind="button" data-block-id="card" data-action-id="stop" data-element="[^"]+">Stop<\/button>/);
+    expect(html).toMatch(
+      /<button type="button" class="bk-btn bk-btn--danger" data-kind="button" data-block-id="card" data-action-id="stop" data-element="[^"]+">Stop<\/button>/,
+    );
     expect(elementDataOf(html)).toEqual([{ type: 'button', action_id: 'stop', text: plain('Stop'), style: 'danger', value: 'v1', confirm }]);
   });
 
@@ -89,13 +100,56 @@ describe('blocks', () => {
   test('inputs: labels tied to controls, optional marker, hint, initial values, per-field error', () => {
     const html = renderBlocks(
       [
-        { type: 'input', block_id: 'name', optional: true, label: plain('Name'), hint: plain('Up to 255'), element: { type: 'plain_text_input', action_id: 'v', initial_value: 'Weekly "review"', max_length: 255 } },
-        { type: 'input', block_id: 'css', label: plain('Stylesheet'), element: { type: 'plain_text_input', action_id: 'v', multiline: true, initial_value: '<style>' } },
-        { type: 'input', block_id: 'count', label: plain('Bitrate'), element: { type: 'number_input', action_id: 'v', is_decimal_allowed: false, min_value: '100', max_value: '6000' } },
-        { type: 'input', block_id: 'media', label: plain('Record'), element: { type: 'checkboxes', action_id: 'v', options: [option('Audio', 'audio'), option('Video', 'video')], initial_options: [option('Video', 'video')] } },
-        { type: 'input', block_id: 'mode', dispatch_action: true, label: plain('Output'), element: { type: 'radio_buttons', action_id: 'm', options: [option('Composed', 'composed'), option('Individual', 'individual')], initial_option: option('Composed', 'composed') } },
+        {
+          type: 'input',
+          block_id: 'name',
+          optional: true,
+          label: plain('Name'),
+          hint: plain('Up to 255'),
+          element: { type: 'plain_text_input', action_id: 'v', initial_value: 'Weekly "review"', max_length: 255 },
+        },
+        {
+          type: 'input',
+          block_id: 'css',
+          label: plain('Stylesheet'),
+          element: { type: 'plain_text_input', action_id: 'v', multiline: true, initial_value: '<style>' },
+        },
+        {
+          type: 'input',
+          block_id: 'count',
+          label: plain('Bitrate'),
+          element: { type: 'number_input', action_id: 'v', is_decimal_allowed: false, min_value: '100', max_value: '6000' },
+        },
+        {
+          type: 'input',
+          block_id: 'media',
+          label: plain('Record'),
+          element: {
+            type: 'checkboxes',
+            action_id: 'v',
+            options: [option('Audio', 'audio'), option('Video', 'video')],
+            initial_options: [option('Video', 'video')],
+          },
+        },
+        {
+          type: 'input',
+          block_id: 'mode',
+          dispatch_action: true,
+          label: plain('Output'),
+          element: {
+            type: 'radio_buttons',
+            action_id: 'm',
+            options: [option('Composed', 'composed'), option('Individual', 'individual')],
+            initial_option: option('Composed', 'composed'),
+          },
+        },
         { type: 'input', block_id: 'day', label: plain('Day'), element: { type: 'datepicker', action_id: 'd', initial_date: '2026-11-22' } },
-        { type: 'input', block_id: 'where', label: plain('Channel'), element: { type: 'conversations_select', action_id: 'c', initial_conversation: 'C0LOCAL02' } },
+        {
+          type: 'input',
+          block_id: 'where',
+          label: plain('Channel'),
+          element: { type: 'conversations_select', action_id: 'c', initial_conversation: 'C0LOCAL02' },
+        },
       ],
       { ...ctx, scope: 'V1', errors: { count: 'Between 100 and 6000.' } },
     );
@@ -156,7 +210,13 @@ describe('modals and Home', () => {
 });
 
 describe('messages', () => {
-  const bot = (ts: string, text: string, extra: Partial<LocalMessage> = {}): LocalMessage => ({ channel: 'C0LOCAL01', ts, bot_id: 'B0LOCAL01', text, ...extra });
+  const bot = (ts: string, text: string, extra: Partial<LocalMessage> = {}): LocalMessage => ({
+    channel: 'C0LOCAL01',
+    ts,
+    bot_id: 'B0LOCAL01',
+    text,
+    ...extra,
+  });
 
   test('timeline: parents in order with their replies; replies without a parent stay visible; other channels left out', () => {
     const list = [

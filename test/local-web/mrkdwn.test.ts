@@ -53,17 +53,49 @@ describe('mrkdwnToHtml', () => {
 
   test('any text yields only the tags mrkdwn can produce, and no event-handler attributes', () => {
     const allowed = new Set(['strong', 'em', 'del', 'code', 'pre', 'br', 'blockquote', 'a', 'span', 'time']);
-    const pieces = fc.constantFrom('<', '>', '&', '&lt;', '&gt;', '&amp;', '*', '_', '~', '`', '```', '\n', '|', '@', '#', '!', '"', "'", ' onerror=x ', 'javascript:', 'https://x.y', '<script>', 'a', 'date^1^{time}', '\uE000', '\uE001', '0', ':warning:');
+    const pieces = fc.constantFrom(
+      '<',
+      '>',
+      '&',
+      '&lt;',
+      '&gt;',
+      '&amp;',
+      '*',
+      '_',
+      '~',
+      '`',
+      '```',
+      '\n',
+      '|',
+      '@',
+      '#',
+      '!',
+      '"',
+      "'",
+      ' onerror=x ',
+      'javascript:',
+      'https://x.y',
+      '<script>',
+      'a',
+      'date^1^{time}',
+      '\uE000',
+      '\uE001',
+      '0',
+      ':warning:',
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 30 }).map((parts) => parts.join('')), (text) => {
-        const html = mrkdwnToHtml(text, ctx);
-        for (const tag of tagNames(html)) expect(allowed.has(tag)).toBe(true);
-        // Outside tags, no raw quote or angle bracket survives unescaped.
-        const textOnly = html.replace(/<\/?[a-z]+(?: [a-z-]+="[^"]*")*>/g, '');
-        expect(textOnly).not.toMatch(/[<>"]/);
-        for (const tag of html.match(/<[^>]*>/g) ?? []) expect(tag).not.toMatch(/\son[a-z]+=/i);
-        expect(html).not.toMatch(/href="(?!https?:|mailto:|tel:|slack:|\/)/);
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 30 }).map((parts) => parts.join('')),
+        (text) => {
+          const html = mrkdwnToHtml(text, ctx);
+          for (const tag of tagNames(html)) expect(allowed.has(tag)).toBe(true);
+          // Outside tags, no raw quote or angle bracket survives unescaped.
+          const textOnly = html.replace(/<\/?[a-z]+(?: [a-z-]+="[^"]*")*>/g, '');
+          expect(textOnly).not.toMatch(/[<>"]/);
+          for (const tag of html.match(/<[^>]*>/g) ?? []) expect(tag).not.toMatch(/\son[a-z]+=/i);
+          expect(html).not.toMatch(/href="(?!https?:|mailto:|tel:|slack:|\/)/);
+        },
+      ),
       { numRuns: 500 },
     );
   });

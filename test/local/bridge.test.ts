@@ -39,7 +39,10 @@ describe('AppBridge', () => {
         const valid = isValidSlackRequest({
           signingSecret: SECRET,
           body,
-          headers: { 'x-slack-signature': String(req.headers['x-slack-signature']), 'x-slack-request-timestamp': Number(req.headers['x-slack-request-timestamp']) },
+          headers: {
+            'x-slack-signature': String(req.headers['x-slack-signature']),
+            'x-slack-request-timestamp': Number(req.headers['x-slack-request-timestamp']),
+          },
         });
         const fields = new URLSearchParams(contentType.includes('json') ? '' : body);
         received.push({
@@ -87,7 +90,15 @@ describe('AppBridge', () => {
     expect(request!.valid).toBe(true);
     expect(request!.contentType).toBe('application/x-www-form-urlencoded');
     expect(Object.fromEntries(request!.fields)).toEqual(
-      expect.objectContaining({ command: '/video', text: 'use  demo', team_id: LOCAL_TEAM.id, user_id: LOCAL_USER.id, channel_id: 'C0LOCAL02', channel_name: 'town-hall', api_app_id: LOCAL_APP_ID }),
+      expect.objectContaining({
+        command: '/video',
+        text: 'use  demo',
+        team_id: LOCAL_TEAM.id,
+        user_id: LOCAL_USER.id,
+        channel_id: 'C0LOCAL02',
+        channel_name: 'town-hall',
+        api_app_id: LOCAL_APP_ID,
+      }),
     );
     expect(request!.fields.get('response_url')).toMatch(/^http:\/\/127\.0\.0\.1:3999\/response\/[0-9a-f]{24}$/);
     expect(workspace.allMessages().at(-1)).toEqual(expect.objectContaining({ channel: 'C0LOCAL02', text: 'Working on it', ephemeral: true }));
@@ -123,7 +134,10 @@ describe('AppBridge', () => {
     expect(await bridge.submit({ viewId: second.id, values })).toEqual({ ok: true, errors: { name: 'Too short' } });
     answer = { status: 200, body: JSON.stringify({ response_action: 'update', view: modal('two-b') }) };
     expect(await bridge.submit({ viewId: second.id, values })).toEqual({ ok: true });
-    expect(workspace.modals().map((v) => [v.id, v.callback_id, v.errors])).toEqual([[first.id, 'cb.one', undefined], [second.id, 'cb.two-b', undefined]]);
+    expect(workspace.modals().map((v) => [v.id, v.callback_id, v.errors])).toEqual([
+      [first.id, 'cb.one', undefined],
+      [second.id, 'cb.two-b', undefined],
+    ]);
 
     answer = { status: 200, body: '' };
     expect(await bridge.submit({ viewId: second.id, values })).toEqual({ ok: true });
@@ -140,15 +154,22 @@ describe('AppBridge', () => {
     expect(received).toEqual([]);
     const notifying = workspace.openModal(modal('notify', { notify_on_close: true }));
     expect(await bridge.close({ viewId: notifying.id })).toEqual({ ok: true });
-    expect(received.map((r) => [r.valid, r.payload?.type, (r.payload?.view as { id: string }).id, r.payload?.is_cleared])).toEqual([[true, 'view_closed', notifying.id, false]]);
+    expect(received.map((r) => [r.valid, r.payload?.type, (r.payload?.view as { id: string }).id, r.payload?.is_cleared])).toEqual([
+      [true, 'view_closed', notifying.id, false],
+    ]);
     expect(await bridge.close({ viewId: notifying.id })).toEqual({ ok: false, error: 'that form is closed' });
   });
 
   it('asks for options with block_suggestion and passes Slack’s answer through', async () => {
     const view = workspace.openModal(modal('picker'));
     answer = { status: 200, body: JSON.stringify({ options: [{ text: { type: 'plain_text', text: 'demo' }, value: 'd' }] }) };
-    expect(await bridge.suggestions({ viewId: view.id, actionId: 'pick', blockId: 'session', value: 'de' })).toEqual({ ok: true, options: [{ text: { type: 'plain_text', text: 'demo' }, value: 'd' }] });
-    expect(received[0]!.payload).toEqual(expect.objectContaining({ type: 'block_suggestion', action_id: 'pick', block_id: 'session', value: 'de', container: { type: 'view', view_id: view.id } }));
+    expect(await bridge.suggestions({ viewId: view.id, actionId: 'pick', blockId: 'session', value: 'de' })).toEqual({
+      ok: true,
+      options: [{ text: { type: 'plain_text', text: 'demo' }, value: 'd' }],
+    });
+    expect(received[0]!.payload).toEqual(
+      expect.objectContaining({ type: 'block_suggestion', action_id: 'pick', block_id: 'session', value: 'de', container: { type: 'view', view_id: view.id } }),
+    );
   });
 
   it('sends app_home_opened as a signed Events API callback', async () => {

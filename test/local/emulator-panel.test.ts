@@ -61,7 +61,9 @@ describe('EmulatorPanel', () => {
       ['Bob', ['camera', 'screen']],
       ['Chidi', ['camera']],
     ]);
-    expect(await panel.run('add-participant', { sessionId: session!.id, name: 'Dana' })).toEqual(expect.objectContaining({ ok: true, now: expect.any(String) }));
+    expect(await panel.run('add-participant', { sessionId: session!.id, name: 'Dana' })).toEqual(
+      expect.objectContaining({ ok: true, now: expect.any(String) }),
+    );
     expect(await panel.run('archive-state', { archiveId: 'nope', status: 'failed' })).toEqual({ ok: false, error: expect.stringContaining('nope') });
   });
 });

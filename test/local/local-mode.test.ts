@@ -18,14 +18,24 @@ describe('local mode', () => {
   let page: PageClient;
   const logLines: string[] = [];
   beforeAll(async () => {
-    local = await startLocal({ env: { DATABASE_URL: 'sqlite::memory:' }, port: 0, logLevel: 'debug', logStream: { write: (line: string) => logLines.push(line) } });
+    local = await startLocal({
+      env: { DATABASE_URL: 'sqlite::memory:' },
+      port: 0,
+      logLevel: 'debug',
+      logStream: { write: (line: string) => logLines.push(line) },
+    });
     page = new PageClient(local.url);
   });
   afterAll(async () => {
     // After every test below: no generated or emulator secret in a log line or in what the page sees.
     try {
       const apiKey = local.vidops.services.projects.configured('local')!.apiKey;
-      const secrets = [local.slack.botToken, local.slack.signingSecret, local.emulator!.control.getProject(apiKey).secret, local.emulator!.control.account.secret];
+      const secrets = [
+        local.slack.botToken,
+        local.slack.signingSecret,
+        local.emulator!.control.getProject(apiKey).secret,
+        local.emulator!.control.account.secret,
+      ];
       const seen = [logLines.join('\n'), JSON.stringify(await page.state())];
       expect(logLines.length).toBeGreaterThan(20);
       for (const secret of secrets) for (const text of seen) expect(text.includes(secret)).toBe(false);
@@ -70,7 +80,10 @@ describe('local mode', () => {
     expect(await page.command('hello')).toEqual({ ok: false, error: 'type a slash command, such as /video help' });
     expect(await page.command('/video help', 'C0NOWHERE')).toEqual({ ok: false, error: 'there is no channel C0NOWHERE' });
 
-    const malformed = await fetch(new URL('/local/action', local.url), { method: 'POST', body: JSON.stringify({ container: { type: 'message', channel: CHANNEL } }) });
+    const malformed = await fetch(new URL('/local/action', local.url), {
+      method: 'POST',
+      body: JSON.stringify({ container: { type: 'message', channel: CHANNEL } }),
+    });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toEqual({ ok: false, error: expect.stringMatching(/container\.ts: .*; actionId: /) });
   });
@@ -91,10 +104,7 @@ describe('local mode', () => {
     expect((await page.state()).views.map((v) => [v.id, v.errors])).toEqual([[form.id, { record_media: 'Record audio, video or both.' }]]);
 
     expect(await page.post('/local/submit', { viewId: form.id, values: form.state.values })).toEqual({ ok: true });
-    const card = await page.waitFor(
-      (s) => s.messages.slice(before).find((m) => !m.ephemeral && !m.thread_ts && /: Recording$/.test(m.text)),
-      'recording card',
-    );
+    const card = await page.waitFor((s) => s.messages.slice(before).find((m) => !m.ephemeral && !m.thread_ts && /: Recording$/.test(m.text)), 'recording card');
     expect(card.channel).toBe(CHANNEL);
     // The side panel learns of the new recording by itself (the stand-in streams an emulator change), with no REST listing.
     const listed = await page.waitFor((s) => (s.emulator.archives.length > 0 ? s.emulator.archives : undefined), 'the recording in the panel');
@@ -103,13 +113,18 @@ describe('local mode', () => {
     // Stop from the card's button (the page confirms first), then let processing take an hour of emulator time.
     local.emulator!.control.setTransitions({ archiveProcessingMs: 3_600_000 });
     const stop = findButton(card, RECORD_ACTION.stop);
-    expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: card.ts }, actionId: RECORD_ACTION.stop, blockId: stop.blockId })).toEqual({ ok: true });
+    expect(
+      await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: card.ts }, actionId: RECORD_ACTION.stop, blockId: stop.blockId }),
+    ).toEqual({ ok: true });
     // The click redraws the card at once and says who stopped it in the thread; the poller does not repeat it.
     const stoppedBy = `Stopped by <@${LOCAL_USER.id}>`;
     await page.waitFor((s) => (repliesTo(card)(s).includes(stoppedBy) ? true : undefined), 'stopped reply');
 
     expect(await page.post('/local/emulator/advance', { seconds: 3_600 })).toEqual(expect.objectContaining({ ok: true }));
-    const replies = await page.waitFor((s) => (repliesTo(card)(s).some((t) => t.startsWith('Recording available')) ? repliesTo(card)(s) : undefined), 'available reply');
+    const replies = await page.waitFor(
+      (s) => (repliesTo(card)(s).some((t) => t.startsWith('Recording available')) ? repliesTo(card)(s) : undefined),
+      'available reply',
+    );
     expect(replies).toEqual([stoppedBy, expect.stringMatching(/^Recording available — /)]);
     const redrawn = await page.waitFor((s) => s.messages.find((m) => m.ts === card.ts && /Available to download$/.test(m.text)), 'redrawn card');
     expect(redrawn.edited).toBe(true);
@@ -119,14 +134,26 @@ describe('local mode', () => {
     const before = (await page.state()).messages.length;
     expect(await page.command('/streams demo')).toEqual({ ok: true });
     const list = await page.waitFor((s) => s.messages.slice(before).find((m) => /streams in demo/.test(m.text)), '/streams answer');
-    const blocks = list.blocks as Array<{ block_id?: string; elements?: Array<{ action_id?: string; value?: string }>; accessory?: { action_id?: string; value?: string } }>;
+    const blocks = list.blocks as Array<{
+      block_id?: string;
+      elements?: Array<{ action_id?: string; value?: string }>;
+      accessory?: { action_id?: string; value?: string };
+    }>;
     expect(blocks.every((b) => typeof b.block_id === 'string' && b.block_id.length > 0)).toBe(true);
     const muteBlocks = blocks.filter((b) => [...(b.elements ?? []), ...(b.accessory ? [b.accessory] : [])].some((e) => e.action_id === 'vidops.stream.mute'));
     expect(muteBlocks.length).toBeGreaterThan(1);
-    const bobStream = local.emulator!.control.getSession(local.vidops.services.projects.configured('local')!.apiKey, local.sessionId!).streams.find((st) => st.name === 'Bob')!;
+    const bobStream = local
+      .emulator!.control.getSession(local.vidops.services.projects.configured('local')!.apiKey, local.sessionId!)
+      .streams.find((st) => st.name === 'Bob')!;
     const bobBlock = muteBlocks.find((b) => JSON.stringify(b).includes(bobStream.streamId))!;
     expect(bobBlock).not.toBe(muteBlocks[0]);
-    expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: list.ts }, actionId: 'vidops.stream.mute', blockId: bobBlock.block_id })).toEqual({ ok: true });
+    expect(
+      await page.post('/local/action', {
+        container: { type: 'message', channel: CHANNEL, ts: list.ts },
+        actionId: 'vidops.stream.mute',
+        blockId: bobBlock.block_id,
+      }),
+    ).toEqual({ ok: true });
     await page.waitForMessage(`muted stream ${bobStream.streamId}`);
     const apiKey = local.vidops.services.projects.configured('local')!.apiKey;
     const streams = local.emulator!.control.getSession(apiKey, local.sessionId!).streams;
@@ -135,8 +162,16 @@ describe('local mode', () => {
     // /mute-all asks first; its confirm button's answer replaces the question in place.
     expect(await page.command('/mute-all demo')).toEqual({ ok: true });
     const question = await page.waitFor((s) => s.messages.find((m) => m.ephemeral && m.text.startsWith('Mute everyone in')), 'mute-all question');
-    const confirm = (question.blocks as Array<{ block_id: string; elements?: Array<{ action_id?: string }> }>).find((b) => b.elements?.some((e) => e.action_id === 'vidops.mute_all.confirm'))!;
-    expect(await page.post('/local/action', { container: { type: 'message', channel: CHANNEL, ts: question.ts }, actionId: 'vidops.mute_all.confirm', blockId: confirm.block_id })).toEqual({ ok: true });
+    const confirm = (question.blocks as Array<{ block_id: string; elements?: Array<{ action_id?: string }> }>).find((b) =>
+      b.elements?.some((e) => e.action_id === 'vidops.mute_all.confirm'),
+    )!;
+    expect(
+      await page.post('/local/action', {
+        container: { type: 'message', channel: CHANNEL, ts: question.ts },
+        actionId: 'vidops.mute_all.confirm',
+        blockId: confirm.block_id,
+      }),
+    ).toEqual({ ok: true });
     const replaced = await page.waitFor((s) => s.messages.find((m) => m.ts === question.ts && m.edited), 'replaced question');
     expect(replaced).toEqual(expect.objectContaining({ ephemeral: true, text: expect.stringContaining('Everyone in') }));
     expect(local.emulator!.control.getSession(apiKey, local.sessionId!).mute.active).toBe(true);
@@ -154,23 +189,42 @@ describe('local mode', () => {
     expect(typeof replies[1]?.metadata?.event_type).toBe('string');
     const withoutMetadata = await client.conversations.replies({ channel: CHANNEL, ts: card.ts });
     expect(withoutMetadata.messages!.some((m) => 'metadata' in m)).toBe(false);
-    await expect(client.views.open({ trigger_id: 'made-up', view: { type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] } })).rejects.toThrow(/invalid_trigger_id/);
-    expect((await client.chat.postEphemeral({ channel: CHANNEL, user: 'U0SOMEONE', text: 'hi' }).catch((e: { data: { error: string } }) => e.data)).error).toBe('user_not_in_channel');
+    await expect(client.views.open({ trigger_id: 'made-up', view: { type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] } })).rejects.toThrow(
+      /invalid_trigger_id/,
+    );
+    expect((await client.chat.postEphemeral({ channel: CHANNEL, user: 'U0SOMEONE', text: 'hi' }).catch((e: { data: { error: string } }) => e.data)).error).toBe(
+      'user_not_in_channel',
+    );
   });
 
   it('streams each change to the page as Server-Sent Events', async () => {
     const types = (changes: Array<Record<string, unknown>>) => changes.map((c) => c.type);
-    const help = await page.changesDuring(() => page.command('/video help'), (c) => types(c).includes('message'));
-    expect(help.find((c) => c.type === 'message')).toEqual({ type: 'message', message: expect.objectContaining({ channel: CHANNEL, ephemeral: true, text: 'vidops commands' }) });
+    const help = await page.changesDuring(
+      () => page.command('/video help'),
+      (c) => types(c).includes('message'),
+    );
+    expect(help.find((c) => c.type === 'message')).toEqual({
+      type: 'message',
+      message: expect.objectContaining({ channel: CHANNEL, ephemeral: true, text: 'vidops commands' }),
+    });
 
     let viewId = '';
-    const opened = await page.changesDuring(() => page.command('/record start'), (c) => c.some((x) => x.type === 'views' && (x.views as View[]).length === 1));
+    const opened = await page.changesDuring(
+      () => page.command('/record start'),
+      (c) => c.some((x) => x.type === 'views' && (x.views as View[]).length === 1),
+    );
     viewId = (opened.find((c) => c.type === 'views')!.views as View[])[0]!.id;
-    const closed = await page.changesDuring(() => page.post('/local/close', { viewId }), (c) => c.some((x) => x.type === 'views' && (x.views as View[]).length === 0));
+    const closed = await page.changesDuring(
+      () => page.post('/local/close', { viewId }),
+      (c) => c.some((x) => x.type === 'views' && (x.views as View[]).length === 0),
+    );
     expect(types(closed)).toContain('views');
 
     const before = Date.parse((await page.state()).emulator.now);
-    const moved = await page.changesDuring(() => page.post('/local/emulator/advance', { seconds: 600 }), (c) => types(c).includes('emulator'));
+    const moved = await page.changesDuring(
+      () => page.post('/local/emulator/advance', { seconds: 600 }),
+      (c) => types(c).includes('emulator'),
+    );
     const now = Date.parse(String(moved.find((c) => c.type === 'emulator')!.now));
     // Ten minutes ahead, plus the little wall-clock time the emulator's real clock also ran.
     expect(now - before).toBeGreaterThanOrEqual(600_000);
@@ -178,7 +232,15 @@ describe('local mode', () => {
   });
 
   it('signs every request: the app accepts the stand-in’s and refuses a tampered or stale one', async () => {
-    const fields = { command: '/video', text: 'help', team_id: 'T0LOCAL01', user_id: LOCAL_USER.id, channel_id: CHANNEL, response_url: `${local.url}response/x`, trigger_id: 't' };
+    const fields = {
+      command: '/video',
+      text: 'help',
+      team_id: 'T0LOCAL01',
+      user_id: LOCAL_USER.id,
+      channel_id: CHANNEL,
+      response_url: `${local.url}response/x`,
+      trigger_id: 't',
+    };
     const wrongSecret = signForm('not-the-signing-secret', fields);
     const tampered = await fetch(`${local.appUrl}/slack/events`, { method: 'POST', headers: wrongSecret.headers, body: wrongSecret.body });
     expect(tampered.status).toBe(401);
@@ -197,7 +259,10 @@ describe('local mode', () => {
     expect(moved - before).toBeGreaterThanOrEqual(86_400_000);
     expect(Math.abs(local.vidops.services.clock() - local.emulator!.control.now())).toBeLessThan(1_000);
     expect(await page.command('/video help')).toEqual({ ok: true });
-    await page.waitFor((s) => s.messages.find((m) => m.text === 'vidops commands' && Number(m.ts) * 1000 >= moved - 1_000), 'help stamped on the emulator’s clock');
+    await page.waitFor(
+      (s) => s.messages.find((m) => m.text === 'vidops commands' && Number(m.ts) * 1000 >= moved - 1_000),
+      'help stamped on the emulator’s clock',
+    );
   });
 
   it('/usage posts the daily chart as a PNG file the stand-in serves back', async () => {
@@ -262,12 +327,22 @@ describe('local mode', () => {
     expect((await page.post('/local/emulator/fault', { path: '/archive', method: 'GET', status: 503, count: 10 })).ok).toBe(true);
     for (let i = 0; i < 3; i++) expect((await page.state()).emulator.archives.length).toBeGreaterThan(0);
     // (The poller may poll meanwhile; what matters is that no listing of archives was asked for.)
-    expect(local.emulator!.control.requestLog().slice(requestsBefore).filter((r) => /\/archive\/?$/.test(r.path))).toEqual([]);
+    expect(
+      local
+        .emulator!.control.requestLog()
+        .slice(requestsBefore)
+        .filter((r) => /\/archive\/?$/.test(r.path)),
+    ).toEqual([]);
     const listed = (await page.state()).messages.length;
     expect(await page.command('/record list demo')).toEqual({ ok: true });
     const refusal = await page.waitFor((s) => s.messages.slice(listed).find((m) => m.ephemeral), 'answer to /record list');
     expect(refusal.text).not.toMatch(/^Recordings? of/);
-    expect(local.emulator!.control.requestLog().slice(requestsBefore).some((r) => r.status === 503)).toBe(true);
+    expect(
+      local
+        .emulator!.control.requestLog()
+        .slice(requestsBefore)
+        .some((r) => r.status === 503),
+    ).toBe(true);
     expect((await page.post('/local/emulator/clear-faults')).ok).toBe(true);
 
     expect(await page.post('/local/emulator/advance', { seconds: -1 })).toEqual({ ok: false, error: expect.stringContaining('seconds') });

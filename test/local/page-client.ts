@@ -54,7 +54,9 @@ export class PageClient {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const texts = last?.messages.map((m) => m.text.slice(0, 60)) ?? [];
-        reject(new Error(`no ${what} within ${timeoutMs} ms; messages: ${JSON.stringify(texts)}; views: ${JSON.stringify(last?.views.map((v) => v.callback_id))}`));
+        reject(
+          new Error(`no ${what} within ${timeoutMs} ms; messages: ${JSON.stringify(texts)}; views: ${JSON.stringify(last?.views.map((v) => v.callback_id))}`),
+        );
       }, timeoutMs);
     });
     const watch = (async (): Promise<T> => {
@@ -85,7 +87,11 @@ export class PageClient {
    * Opens `/local/events`, runs `act`, and collects the changes streamed until `enough` says so.
    * The stream is open before `act` runs, so nothing it causes is missed.
    */
-  async changesDuring(act: () => Promise<unknown>, enough: (changes: Array<Record<string, unknown>>) => boolean, timeoutMs = 10_000): Promise<Array<Record<string, unknown>>> {
+  async changesDuring(
+    act: () => Promise<unknown>,
+    enough: (changes: Array<Record<string, unknown>>) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<Array<Record<string, unknown>>> {
     const abort = new AbortController();
     const res = await fetch(new URL('/local/events', this.url), { signal: abort.signal });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);

@@ -31,7 +31,11 @@ describe('splitCommandLine', () => {
 describe('findElement and actionFor', () => {
   const blocks = [
     { type: 'section', block_id: 'a', accessory: { type: 'button', action_id: 'mute', value: 'alice', text: { type: 'plain_text', text: 'Mute' } } },
-    { type: 'actions', block_id: 'b', elements: [{ type: 'button', action_id: 'mute', value: 'bob', style: 'danger', text: { type: 'plain_text', text: 'Mute' } }] },
+    {
+      type: 'actions',
+      block_id: 'b',
+      elements: [{ type: 'button', action_id: 'mute', value: 'bob', style: 'danger', text: { type: 'plain_text', text: 'Mute' } }],
+    },
     { type: 'input', block_id: 'c', element: { type: 'static_select', action_id: 'pick' } },
     { type: 'actions', block_id: 'd', elements: [{ type: 'datepicker', action_id: 'day' }] },
   ];
@@ -43,11 +47,21 @@ describe('findElement and actionFor', () => {
   });
   it('shapes actions per element type, as Slack sends them', () => {
     expect(actionFor(findElement(blocks, 'mute', 'b'), { actionId: 'mute', blockId: 'b' }, 1_700_000_000_000)).toEqual({
-      type: 'button', action_id: 'mute', block_id: 'b', value: 'bob', style: 'danger', text: { type: 'plain_text', text: 'Mute' }, action_ts: '1700000000.000000',
+      type: 'button',
+      action_id: 'mute',
+      block_id: 'b',
+      value: 'bob',
+      style: 'danger',
+      text: { type: 'plain_text', text: 'Mute' },
+      action_ts: '1700000000.000000',
     });
     const option = { text: { type: 'plain_text', text: 'One' }, value: '1' };
-    expect(actionFor(findElement(blocks, 'pick'), { actionId: 'pick', selectedOption: option }, 0)).toEqual(expect.objectContaining({ type: 'static_select', block_id: 'c', selected_option: option }));
-    expect(actionFor(findElement(blocks, 'day'), { actionId: 'day', value: '2026-11-22' }, 0)).toEqual(expect.objectContaining({ type: 'datepicker', selected_date: '2026-11-22' }));
+    expect(actionFor(findElement(blocks, 'pick'), { actionId: 'pick', selectedOption: option }, 0)).toEqual(
+      expect.objectContaining({ type: 'static_select', block_id: 'c', selected_option: option }),
+    );
+    expect(actionFor(findElement(blocks, 'day'), { actionId: 'day', value: '2026-11-22' }, 0)).toEqual(
+      expect.objectContaining({ type: 'datepicker', selected_date: '2026-11-22' }),
+    );
   });
 });
 
@@ -97,10 +111,22 @@ describe('Workspace', () => {
 
   it('keeps what was entered across views.update where block and action ids stay', () => {
     const { workspace, call } = setup();
-    const input = (blockId: string, type = 'plain_text_input') => ({ type: 'input', block_id: blockId, label: { type: 'plain_text', text: blockId }, element: { type, action_id: 'v' } });
-    const opened = call('views.open', { trigger_id: workspace.newTrigger(), view: { type: 'modal', blocks: [input('name'), input('tag'), input('mode')] } }).view;
+    const input = (blockId: string, type = 'plain_text_input') => ({
+      type: 'input',
+      block_id: blockId,
+      label: { type: 'plain_text', text: blockId },
+      element: { type, action_id: 'v' },
+    });
+    const opened = call('views.open', {
+      trigger_id: workspace.newTrigger(),
+      view: { type: 'modal', blocks: [input('name'), input('tag'), input('mode')] },
+    }).view;
     const view = workspace.findView(opened.id)!;
-    workspace.setViewState(view, { name: { v: { type: 'plain_text_input', value: 'Board review' } }, tag: { v: { type: 'plain_text_input', value: 't1' } }, mode: { v: { type: 'plain_text_input', value: 'x' } } });
+    workspace.setViewState(view, {
+      name: { v: { type: 'plain_text_input', value: 'Board review' } },
+      tag: { v: { type: 'plain_text_input', value: 't1' } },
+      mode: { v: { type: 'plain_text_input', value: 'x' } },
+    });
     call('views.update', { view_id: opened.id, view: { type: 'modal', blocks: [input('name'), input('mode', 'static_select'), input('extra')] } });
     expect(workspace.findView(opened.id)!.state.values).toEqual({
       name: { v: { type: 'plain_text_input', value: 'Board review' } },
@@ -127,7 +153,9 @@ describe('Web API answers', () => {
     expect(all.messages.map((m) => m.text)).toEqual(['card', 'one']);
     expect(all.messages[0]).toEqual(expect.objectContaining({ reply_count: 1, thread_ts: card.ts, bot_id: LOCAL_BOT.botId }));
     expect(all.messages[0]).not.toHaveProperty('metadata');
-    const since = call('conversations.history', { channel: C, oldest: first.ts, inclusive: 'false', include_all_metadata: 'true' }) as { messages: Array<Record<string, unknown>> };
+    const since = call('conversations.history', { channel: C, oldest: first.ts, inclusive: 'false', include_all_metadata: 'true' }) as {
+      messages: Array<Record<string, unknown>>;
+    };
     expect(since.messages.map((m) => [m.text, m.metadata])).toEqual([['card', { event_type: 'vidops_card', event_payload: { k: 1 } }]]);
     const thread = call('conversations.replies', { channel: C, ts: card.ts, include_all_metadata: true }) as { messages: Array<Record<string, unknown>> };
     expect(thread.messages.map((m) => m.text)).toEqual(['card', 'reply']);
@@ -156,7 +184,9 @@ describe('Web API answers', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
     workspace.file(url.file_id)!.bytes = png;
     expect(call('files.completeUploadExternal', { files: [{ id: url.file_id, title: 'Chart' }], channel_id: C }).ok).toBe(true);
-    expect(workspace.visible(C)[0]!.files).toEqual([expect.objectContaining({ title: 'Chart', mimetype: 'image/png', url: expect.stringContaining(`/files/${url.file_id}/chart.png`) })]);
+    expect(workspace.visible(C)[0]!.files).toEqual([
+      expect.objectContaining({ title: 'Chart', mimetype: 'image/png', url: expect.stringContaining(`/files/${url.file_id}/chart.png`) }),
+    ]);
     expect(sniffMimetype('report.bin', png)).toBe('image/png');
     expect(sniffMimetype('data.csv')).toBe('text/csv');
   });
@@ -170,7 +200,10 @@ describe('response URLs', () => {
     expect(applyResponse(workspace, command, { text: 'working…' })).toEqual({ ok: true, message: expect.objectContaining({ ephemeral: true }) });
     const replaced = applyResponse(workspace, command, { text: 'done', replace_original: true });
     expect(replaced).toEqual({ ok: true, message: expect.objectContaining({ text: 'done', edited: true, ephemeral: true }) });
-    expect(applyResponse(workspace, command, { text: 'for all', response_type: 'in_channel' })).toEqual({ ok: true, message: expect.not.objectContaining({ ephemeral: true }) });
+    expect(applyResponse(workspace, command, { text: 'for all', response_type: 'in_channel' })).toEqual({
+      ok: true,
+      message: expect.not.objectContaining({ ephemeral: true }),
+    });
     expect(applyResponse(workspace, command, { delete_original: true })).toEqual({ ok: true });
     expect(workspace.allMessages().map((m) => m.text)).toEqual(['done']);
     expect(command.uses).toBe(4);

@@ -34,7 +34,14 @@ function describeBacklog(name: string, open: () => Promise<VidopsStore>): void {
       expect(await store.backlog(T0 + 30_000)).toMatchObject({ claimedWatches: 0, dueWatches: 2 });
 
       await store.completePoll('w1', 'replica-a', pollOutcome({ polledAt: T0, nextPollAt: T0 + 5_000, outbox: [reply('a'), reply('b')] }));
-      expect(await store.backlog(T0 + 1_000)).toEqual({ activeWatches: 3, claimedWatches: 0, dueWatches: 1, pollLagMs: 3_000, outboxDepth: 2, outboxOldestAgeMs: 1_000 });
+      expect(await store.backlog(T0 + 1_000)).toEqual({
+        activeWatches: 3,
+        claimedWatches: 0,
+        dueWatches: 1,
+        pollLagMs: 3_000,
+        outboxDepth: 2,
+        outboxOldestAgeMs: 1_000,
+      });
 
       // One row per channel at a time: deliver the first, then give up on the second.
       const [a] = await store.claimOutbox('deliverer', T0 + 1_000, 10, 30_000);
@@ -43,7 +50,14 @@ function describeBacklog(name: string, open: () => Promise<VidopsStore>): void {
       const [b] = await store.claimOutbox('deliverer', T0 + 1_000, 10, 30_000);
       await store.discardOutbox(b!.id, 'deliverer', T0 + 1_000, 'channel_not_found');
       await store.endWatch('w2', T0 + 1_000);
-      expect(await store.backlog(T0 + 1_000)).toEqual({ activeWatches: 2, claimedWatches: 0, dueWatches: 0, pollLagMs: 0, outboxDepth: 0, outboxOldestAgeMs: 0 });
+      expect(await store.backlog(T0 + 1_000)).toEqual({
+        activeWatches: 2,
+        claimedWatches: 0,
+        dueWatches: 0,
+        pollLagMs: 0,
+        outboxDepth: 0,
+        outboxOldestAgeMs: 0,
+      });
     });
   });
 }

@@ -4,13 +4,34 @@ import { describeRequest } from '../../src/slack/instrument';
 
 describe('describeRequest', () => {
   it.each([
-    [{ command: '/record', text: 'start' }, { kind: 'command', name: '/record' }],
-    [{ type: 'block_actions', actions: [{ action_id: 'record_stop' }] }, { kind: 'block_actions', name: 'record_stop' }],
-    [{ type: 'view_submission', view: { callback_id: 'broadcast_start' } }, { kind: 'view_submission', name: 'broadcast_start' }],
-    [{ type: 'shortcut', callback_id: 'mute_everyone' }, { kind: 'shortcut', name: 'mute_everyone' }],
-    [{ type: 'block_suggestion', action_id: 'session_picker' }, { kind: 'options', name: 'session_picker' }],
-    [{ type: 'event_callback', event: { type: 'app_home_opened' } }, { kind: 'event', name: 'app_home_opened' }],
-    [{ type: 'block_actions', actions: [] }, { kind: 'block_actions', name: 'unknown' }],
+    [
+      { command: '/record', text: 'start' },
+      { kind: 'command', name: '/record' },
+    ],
+    [
+      { type: 'block_actions', actions: [{ action_id: 'record_stop' }] },
+      { kind: 'block_actions', name: 'record_stop' },
+    ],
+    [
+      { type: 'view_submission', view: { callback_id: 'broadcast_start' } },
+      { kind: 'view_submission', name: 'broadcast_start' },
+    ],
+    [
+      { type: 'shortcut', callback_id: 'mute_everyone' },
+      { kind: 'shortcut', name: 'mute_everyone' },
+    ],
+    [
+      { type: 'block_suggestion', action_id: 'session_picker' },
+      { kind: 'options', name: 'session_picker' },
+    ],
+    [
+      { type: 'event_callback', event: { type: 'app_home_opened' } },
+      { kind: 'event', name: 'app_home_opened' },
+    ],
+    [
+      { type: 'block_actions', actions: [] },
+      { kind: 'block_actions', name: 'unknown' },
+    ],
     [{}, { kind: 'unknown', name: 'unknown' }],
   ])('%j → %j', (body, expected) => {
     expect(describeRequest(body)).toEqual(expected);

@@ -76,7 +76,12 @@ describe('request ids', () => {
     expect(messages).toContain('audit');
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'video api call', operation: 'POST session/create', status: '200' }));
     expect(lines.every((line) => line.command === undefined || line.command === '/session' || line.command === '/session create')).toBe(true);
-    expect(t.logs().filter((line) => line.requestId === streamsId).map((line) => line.msg)).toContain('video api call');
+    expect(
+      t
+        .logs()
+        .filter((line) => line.requestId === streamsId)
+        .map((line) => line.msg),
+    ).toContain('video api call');
     // Lines written outside any request (start-up) carry no id.
     const startUp = t.logs().find((line) => String(line.msg).startsWith('polling is off here'));
     expect(startUp).toBeDefined();

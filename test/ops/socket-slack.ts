@@ -105,7 +105,14 @@ export async function startSocketSlack(fakeSlackApiUrl: string): Promise<SocketS
     });
     upgraded.on('error', () => undefined);
     upgraded.write(
-      frame(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'ops-test', approximate_connection_time: 3600 }, connection_info: { app_id: 'A0OPS' } })),
+      frame(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: 1,
+          debug_info: { host: 'ops-test', approximate_connection_time: 3600 },
+          connection_info: { app_id: 'A0OPS' },
+        }),
+      ),
     );
     greeted();
   });

@@ -79,7 +79,12 @@ describe('poller end to end: one reply per change, the card kept up to date', ()
       sessionId: seeded.sessionId,
       outputs: { hls: {}, rtmp: [{ id: 'yt', serverUrl: 'rtmps://live.example.com:443/app', streamName: 'stream-key-SECRET' }] },
     });
-    const ts = await trackWithCard(t, { kind: 'broadcast', resourceId: started.id, sessionId: seeded.sessionId, initialState: broadcastSnapshot(started, t.emulator.control.now()) });
+    const ts = await trackWithCard(t, {
+      kind: 'broadcast',
+      resourceId: started.id,
+      sessionId: seeded.sessionId,
+      initialState: broadcastSnapshot(started, t.emulator.control.now()),
+    });
     const poller = t.poller!;
     for (let i = 0; i < 8; i++) await poller.step(3_000);
     // Each status holds for longer than the polling interval has grown to (up to 2× the time since the last change).
@@ -127,7 +132,12 @@ describe('poller end to end: one reply per change, the card kept up to date', ()
   it('ends live captions at their maximum duration', async () => {
     const seeded = t.seedSession({ streams: 1 });
     const started = await video().captions.start({ sessionId: seeded.sessionId, maxDuration: 300 });
-    const ts = await trackWithCard(t, { kind: 'captions', resourceId: started.captionsId, sessionId: seeded.sessionId, initialState: captionsSnapshot(t.emulator.control.now(), 300) });
+    const ts = await trackWithCard(t, {
+      kind: 'captions',
+      resourceId: started.captionsId,
+      sessionId: seeded.sessionId,
+      initialState: captionsSnapshot(t.emulator.control.now(), 300),
+    });
     const poller = t.poller!;
     await poller.step(1_000);
     await poller.step(200_000);

@@ -97,7 +97,13 @@ describePostgres('two replicas posting to one busy channel', () => {
     for (let i = 0; i < RECORDINGS; i++) {
       const started = await client.archives.start({ sessionId, name: `rec-${i}`, multiArchiveTag: `tag-${i}` });
       const cardTs = (await cards.chat.postMessage({ channel, text: 'card' })).ts!;
-      await track({ kind: 'archive', resourceId: started.id, sessionId, initialState: archiveSnapshot(started), target: { teamId: TEAM, channelId: channel, messageTs: cardTs, projectName: `pacing-${channel}` } });
+      await track({
+        kind: 'archive',
+        resourceId: started.id,
+        sessionId,
+        initialState: archiveSnapshot(started),
+        target: { teamId: TEAM, channelId: channel, messageTs: cardTs, projectName: `pacing-${channel}` },
+      });
       recordings.push({ id: started.id, cardTs });
     }
     for (const recording of recordings) await client.archives.stop(recording.id);
@@ -117,7 +123,10 @@ describePostgres('two replicas posting to one busy channel', () => {
       await Promise.all([a.deliverer.deliverOnce(), b.deliverer.deliverOnce()]);
     }
 
-    const keys = slack.messages(channel).map((m) => m.metadata?.event_payload?.key).filter((k): k is string => typeof k === 'string');
+    const keys = slack
+      .messages(channel)
+      .map((m) => m.metadata?.event_payload?.key)
+      .filter((k): k is string => typeof k === 'string');
     const missing: string[] = [];
     for (const { id, cardTs } of recordings) {
       const replies = slack.threadReplies(channel, cardTs).map((m) => m.text);

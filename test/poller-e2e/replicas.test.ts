@@ -99,19 +99,41 @@ describePostgres('two poller replicas on one PostgreSQL', () => {
       const started = await client.archives.start({ sessionId: session.sessionId, name: `rec-${i}`, multiArchiveTag: `tag-${i}` });
       const channel = CHANNELS[i % CHANNELS.length]!;
       const cardTs = await card(channel);
-      await track({ kind: 'archive', resourceId: started.id, sessionId: session.sessionId, initialState: archiveSnapshot(started), target: { teamId: TEAM, channelId: channel, messageTs: cardTs, projectName: 'replicas' } });
+      await track({
+        kind: 'archive',
+        resourceId: started.id,
+        sessionId: session.sessionId,
+        initialState: archiveSnapshot(started),
+        target: { teamId: TEAM, channelId: channel, messageTs: cardTs, projectName: 'replicas' },
+      });
       archives.push({ id: started.id, sessionId: session.sessionId, channel, cardTs });
     }
     for (let i = 0; i < 4; i++) {
       const session = sessions[i]!;
       const channel = CHANNELS[i]!;
-      const broadcast = await client.broadcasts.start({ sessionId: session.sessionId, outputs: { rtmp: [{ id: `out${i}`, serverUrl: 'rtmp://live.example.com:1935/app', streamName: 'key' }] }, multiBroadcastTag: `b-${i}` });
+      const broadcast = await client.broadcasts.start({
+        sessionId: session.sessionId,
+        outputs: { rtmp: [{ id: `out${i}`, serverUrl: 'rtmp://live.example.com:1935/app', streamName: 'key' }] },
+        multiBroadcastTag: `b-${i}`,
+      });
       const bTs = await card(channel);
-      await track({ kind: 'broadcast', resourceId: broadcast.id, sessionId: session.sessionId, initialState: broadcastSnapshot(broadcast, clock()), target: { teamId: TEAM, channelId: channel, messageTs: bTs, projectName: 'replicas' } });
+      await track({
+        kind: 'broadcast',
+        resourceId: broadcast.id,
+        sessionId: session.sessionId,
+        initialState: broadcastSnapshot(broadcast, clock()),
+        target: { teamId: TEAM, channelId: channel, messageTs: bTs, projectName: 'replicas' },
+      });
       others.push({ kind: 'broadcast', id: broadcast.id, channel, cardTs: bTs });
       const render = await client.render.start({ sessionId: session.sessionId, url: 'https://example.com/page' });
       const rTs = await card(channel);
-      await track({ kind: 'render', resourceId: render.id, sessionId: session.sessionId, initialState: renderSnapshot(render), target: { teamId: TEAM, channelId: channel, messageTs: rTs, projectName: 'replicas' } });
+      await track({
+        kind: 'render',
+        resourceId: render.id,
+        sessionId: session.sessionId,
+        initialState: renderSnapshot(render),
+        target: { teamId: TEAM, channelId: channel, messageTs: rTs, projectName: 'replicas' },
+      });
       others.push({ kind: 'render', id: render.id, channel, cardTs: rTs });
     }
 
@@ -206,7 +228,10 @@ describePostgres('two poller replicas on one PostgreSQL', () => {
     for (const archive of archives) {
       const replies = slack.threadReplies(archive.channel, archive.cardTs).map((m) => m.text);
       expect({ archive: archive.id, stopped: replies.filter((r) => r === 'Recording stopped on request').length }).toEqual({ archive: archive.id, stopped: 1 });
-      expect({ archive: archive.id, available: replies.filter((r) => r.startsWith('Recording available')).length }).toEqual({ archive: archive.id, available: 1 });
+      expect({ archive: archive.id, available: replies.filter((r) => r.startsWith('Recording available')).length }).toEqual({
+        archive: archive.id,
+        available: 1,
+      });
       expect(replies.filter((r) => r.includes('paused')).length).toBe(replies.filter((r) => r.includes('resumed')).length);
     }
     for (const other of others) {
@@ -216,7 +241,9 @@ describePostgres('two poller replicas on one PostgreSQL', () => {
     }
     // Nothing left behind: no watch, no pending or abandoned notification.
     expect(await storeB.listWatches({ projectName: 'replicas' })).toEqual([]);
-    const rows = (await Promise.all([...archives, ...others].map((x) => storeB.listOutbox(`${TEAM}:${x.channel}:${'kind' in x ? x.kind : 'archive'}:${x.id}`)))).flat();
+    const rows = (
+      await Promise.all([...archives, ...others].map((x) => storeB.listOutbox(`${TEAM}:${x.channel}:${'kind' in x ? x.kind : 'archive'}:${x.id}`)))
+    ).flat();
     expect(rows.filter((r) => r.deliveredAt === undefined)).toEqual([]);
     const replyRows = rows.filter((r) => r.payload.type === 'reply');
     expect(new Set(replyRows.map((r) => r.messageTs)).size).toBe(replyRows.length);

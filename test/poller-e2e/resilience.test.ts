@@ -25,7 +25,13 @@ describe('poller end to end when Slack or the video service fail for a while', (
   async function recording(channel = CHANNEL) {
     const seeded = t.seedSession({ streams: 1 });
     const started = await video().archives.start({ sessionId: seeded.sessionId, name: `Rec ${channel}` });
-    const ts = await trackWithCard(t, { channel, kind: 'archive', resourceId: started.id, sessionId: seeded.sessionId, initialState: archiveSnapshot(started) });
+    const ts = await trackWithCard(t, {
+      channel,
+      kind: 'archive',
+      resourceId: started.id,
+      sessionId: seeded.sessionId,
+      initialState: archiveSnapshot(started),
+    });
     return { seeded, started, ts };
   }
 

@@ -25,7 +25,11 @@ describe('watching what starts elsewhere, callbacks and the Home dashboard', () 
 
   const video = () => t.services.projects.client('prod');
   /** The channel's newest top-level message. */
-  const lastCard = (channel = CHANNEL) => t.slack.messages(channel).filter((m) => !m.threadTs).at(-1)!;
+  const lastCard = (channel = CHANNEL) =>
+    t.slack
+      .messages(channel)
+      .filter((m) => !m.threadTs)
+      .at(-1)!;
 
   it('/video watch <session> announces recordings started elsewhere in the card’s thread, then follows them', async () => {
     const seeded = t.seedSession({ streams: 1 });
@@ -84,7 +88,9 @@ describe('watching what starts elsewhere, callbacks and the Home dashboard', () 
 
     const since = t.slack.mark();
     await t.slash('/video', 'unwatch all');
-    const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && String(c.body.text).includes('stopped watching'), { since });
+    const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && String(c.body.text).includes('stopped watching'), {
+      since,
+    });
     expect(renderedText(notice.body)).toContain('stopped following the 1 resource it had announced');
     expect(await t.store.listWatches({ kind: 'session-discovery', sessionId: '*' })).toEqual([]);
     expect(await t.store.listWatches({ resourceId: render.id })).toEqual([]);
@@ -147,7 +153,12 @@ describe('watching what starts elsewhere, callbacks and the Home dashboard', () 
     it('shows what the workspace watches when opened, and refreshes after deliveries', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const archive = await video().archives.start({ sessionId: seeded.sessionId, name: 'Town hall' });
-      await trackWithCard(t, { kind: 'archive', resourceId: archive.id, sessionId: seeded.sessionId, initialState: { status: 'started', createdAt: archive.createdAt, durationS: 0, sizeBytes: 0, name: 'Town hall' } });
+      await trackWithCard(t, {
+        kind: 'archive',
+        resourceId: archive.id,
+        sessionId: seeded.sessionId,
+        initialState: { status: 'started', createdAt: archive.createdAt, durationS: 0, sizeBytes: 0, name: 'Town hall' },
+      });
       const render = await video().render.start({ sessionId: seeded.sessionId, url: 'https://example.com/agenda', properties: { name: 'Agenda' } });
       await trackWithCard(t, { kind: 'render', resourceId: render.id, sessionId: seeded.sessionId, initialState: renderSnapshot(render) });
 

@@ -171,7 +171,9 @@ describe('the dashboard', () => {
     const many: Watch[] = [];
     for (let i = 0; i < 300; i++) {
       const [kind, state] = STATES[i % STATES.length]!;
-      many.push(watch(kind, state, { id: `w${i}`, resourceId: `R${i}-0123456789`, sessionId: kind === 'session-discovery' ? ALL_SESSIONS : 'S1', createdAt: T0 + i }));
+      many.push(
+        watch(kind, state, { id: `w${i}`, resourceId: `R${i}-0123456789`, sessionId: kind === 'session-discovery' ? ALL_SESSIONS : 'S1', createdAt: T0 + i }),
+      );
     }
     const dashboard = dashboardBlocks({ watches: many, now: T0, buttons: (w) => watchButtons(w) });
     const view = homeView({ role: 'viewer', commands: [], aliases: [], recent: [], now: T0, dashboard });

@@ -48,7 +48,13 @@ function watch(kind: WatchKind, resourceId: string, sessionId: string, createdAt
 }
 
 const summary = (requests: PollRequest[]) =>
-  requests.map((r) => (r.type === 'scan' ? `scan ${r.kind}${r.sessionId ? ` ${r.sessionId}` : ''} [${r.wanted.join(',')}]` : r.type === 'get' ? `get ${r.kind} ${r.id}` : `streams ${r.sessionId}`));
+  requests.map((r) =>
+    r.type === 'scan'
+      ? `scan ${r.kind}${r.sessionId ? ` ${r.sessionId}` : ''} [${r.wanted.join(',')}]`
+      : r.type === 'get'
+        ? `get ${r.kind} ${r.id}`
+        : `streams ${r.sessionId}`,
+  );
 
 describe('planRequests', () => {
   it('reads a single archive with one GET', () => {
@@ -106,7 +112,10 @@ describe('planRequests', () => {
   });
 
   it('lists a discovered session once and lets its watched archives ride along', () => {
-    const plan = planRequests([watch('session-discovery', 'S1', 'S1'), watch('archive', 'A1', 'S1'), watch('broadcast', 'B1', 'S1'), watch('archive', 'A9', 'S9')], config);
+    const plan = planRequests(
+      [watch('session-discovery', 'S1', 'S1'), watch('archive', 'A1', 'S1'), watch('broadcast', 'B1', 'S1'), watch('archive', 'A9', 'S9')],
+      config,
+    );
     expect(summary(plan.requests)).toEqual(['scan archive S1 [A1]', 'scan broadcast S1 [B1]', 'get archive A9']);
     expect(plan.requests[0]).toMatchObject({ collect: true, maxPages: 1 });
   });
@@ -134,7 +143,15 @@ describe('naiveRequestCount', () => {
 });
 
 describe('wantsNextPage', () => {
-  const scan = (extra: Partial<ListScan> = {}): ListScan => ({ type: 'scan', kind: 'archive', wanted: ['x'], pageSize: 2, maxPages: 3, collect: false, ...extra });
+  const scan = (extra: Partial<ListScan> = {}): ListScan => ({
+    type: 'scan',
+    kind: 'archive',
+    wanted: ['x'],
+    pageSize: 2,
+    maxPages: 3,
+    collect: false,
+    ...extra,
+  });
   const page = (...createdAt: number[]) => ({ count: 100, items: createdAt.map((c) => ({ createdAt: c })) });
 
   it.each<[string, ListScan, number, ReturnType<typeof page>, number, number, boolean]>([

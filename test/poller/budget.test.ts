@@ -67,7 +67,11 @@ describe('planCycle', () => {
 
   it('uses the batched cost, so one request can cover many watches', () => {
     const due = Array.from({ length: 500 }, (_, i) => watch(`w${i}`, 'a', i));
-    const plan = planCycle(due, () => 1, (ws) => (ws.length === 0 ? 0 : 1));
+    const plan = planCycle(
+      due,
+      () => 1,
+      (ws) => (ws.length === 0 ? 0 : 1),
+    );
     expect(plan.byProject.get('a')).toHaveLength(500);
   });
 

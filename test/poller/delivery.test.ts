@@ -21,7 +21,15 @@ async function seed(store: MemoryWatchStore, items: OutboxItem[], watchId = 'w')
     expiresAt: T0 + 86_400_000,
   });
   await store.claimDue('seed', Date.now(), 1, 1_000);
-  await store.completePoll(watchId, 'seed', { polledAt: Date.now(), state: undefined, changed: false, nextPollAt: T0 + 86_400_000, ended: false, failures: 0, outbox: items });
+  await store.completePoll(watchId, 'seed', {
+    polledAt: Date.now(),
+    state: undefined,
+    changed: false,
+    nextPollAt: T0 + 86_400_000,
+    ended: false,
+    failures: 0,
+    outbox: items,
+  });
 }
 
 const reply = (key: string, channelId = 'C1', threadTs: string | undefined = '111.1'): OutboxItem => ({
@@ -32,8 +40,21 @@ const reply = (key: string, channelId = 'C1', threadTs: string | undefined = '11
   payload: { type: 'reply', text: `text ${key}` },
 });
 
-function deliverer(store: WatchStore, slack: FakeSlack, instanceId = 'd1', extra: Partial<ConstructorParameters<typeof OutboxDeliverer>[0]> = {}): OutboxDeliverer {
-  return new OutboxDeliverer({ store, poster: slack, logger: silentLogger, instanceId, random: () => 0.5, retry: { baseMs: 2_000, maxMs: 60_000, jitterRatio: 0 }, ...extra });
+function deliverer(
+  store: WatchStore,
+  slack: FakeSlack,
+  instanceId = 'd1',
+  extra: Partial<ConstructorParameters<typeof OutboxDeliverer>[0]> = {},
+): OutboxDeliverer {
+  return new OutboxDeliverer({
+    store,
+    poster: slack,
+    logger: silentLogger,
+    instanceId,
+    random: () => 0.5,
+    retry: { baseMs: 2_000, maxMs: 60_000, jitterRatio: 0 },
+    ...extra,
+  });
 }
 
 beforeEach(() => {
@@ -51,14 +72,23 @@ describe('OutboxDeliverer', () => {
     await seed(store, [reply('a@0')]);
     const report = await deliverer(store, slack).deliverOnce();
     expect(report).toEqual({ claimed: 1, delivered: 1, recovered: 0, deferred: 0, discarded: 0 });
-    expect(slack.posts).toEqual([expect.objectContaining({ channel: 'C1', threadTs: '111.1', text: 'text a@0', key: 'w:a@0', metadata: notificationMetadata('w:a@0') })]);
+    expect(slack.posts).toEqual([
+      expect.objectContaining({ channel: 'C1', threadTs: '111.1', text: 'text a@0', key: 'w:a@0', metadata: notificationMetadata('w:a@0') }),
+    ]);
     expect((await store.listOutbox('w'))[0]).toMatchObject({ deliveredAt: T0, messageTs: slack.posts[0]!.ts });
   });
 
   it('updates cards with chat.update', async () => {
     const store = new MemoryWatchStore();
     const slack = new FakeSlack();
-    await seed(store, [{ transitionKey: 'card@0', teamId: 'T1', channelId: 'C1', payload: { type: 'card', messageTs: '111.1', text: 'Recording', blocks: [{ type: 'divider' }] } }]);
+    await seed(store, [
+      {
+        transitionKey: 'card@0',
+        teamId: 'T1',
+        channelId: 'C1',
+        payload: { type: 'card', messageTs: '111.1', text: 'Recording', blocks: [{ type: 'divider' }] },
+      },
+    ]);
     await deliverer(store, slack).deliverOnce();
     expect(slack.cardUpdates).toEqual([expect.objectContaining({ channel: 'C1', ts: '111.1', blocks: [{ type: 'divider' }] })]);
     expect((await store.listOutbox('w'))[0]).toMatchObject({ messageTs: '111.1' });

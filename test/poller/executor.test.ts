@@ -5,7 +5,13 @@ import { FakeVideoService, archive, broadcast, render } from './fakes';
 const T0 = 1_700_000_000_000;
 const always = () => true;
 const plan = (...requests: RequestPlan['requests']): RequestPlan => ({ requests, estimatedRequests: requests.length });
-const scan = (extra: Partial<ListScan> & Pick<ListScan, 'kind' | 'wanted'>): ListScan => ({ type: 'scan', pageSize: 1000, maxPages: 10, collect: false, ...extra });
+const scan = (extra: Partial<ListScan> & Pick<ListScan, 'kind' | 'wanted'>): ListScan => ({
+  type: 'scan',
+  pageSize: 1000,
+  maxPages: 10,
+  collect: false,
+  ...extra,
+});
 
 /** 2,500 archives, one per second, newest first at offset 0: `at(n)` is the id at offset n. */
 function seededService(): { service: FakeVideoService; at: (offset: number) => string; createdAt: (offset: number) => number } {
@@ -58,7 +64,12 @@ describe('executePlan', () => {
     service.putRender('prod', render({ id: 'R1', status: 'started' }));
     const run = await executePlan(
       'prod',
-      plan({ type: 'streams', sessionId: 'S1' }, { type: 'streams', sessionId: 'S2' }, { type: 'get', kind: 'render', id: 'R1' }, { type: 'get', kind: 'render', id: 'R2' }),
+      plan(
+        { type: 'streams', sessionId: 'S1' },
+        { type: 'streams', sessionId: 'S2' },
+        { type: 'get', kind: 'render', id: 'R1' },
+        { type: 'get', kind: 'render', id: 'R2' },
+      ),
       service,
       always,
     );
@@ -77,7 +88,12 @@ describe('executePlan', () => {
     service.putBroadcast('prod', broadcast({ id: 'B1' }));
     service.putBroadcast('prod', broadcast({ id: 'B2', status: 'stopped' }));
     let tokens = 2;
-    const run = await executePlan('prod', plan(scan({ kind: 'broadcast', wanted: ['B1', 'B2', 'B3'] }), { type: 'get', kind: 'archive', id: 'A1' }), service, () => tokens-- > 0);
+    const run = await executePlan(
+      'prod',
+      plan(scan({ kind: 'broadcast', wanted: ['B1', 'B2', 'B3'] }), { type: 'get', kind: 'archive', id: 'A1' }),
+      service,
+      () => tokens-- > 0,
+    );
     expect(run.requestsMade).toBe(2);
     expect(service.calls).toHaveLength(2);
     expect(run.budgetExhausted).toBe(true);

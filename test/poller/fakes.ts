@@ -195,8 +195,13 @@ export class FakeSlack implements SlackPoster {
   async postThreadReply(channel: string, threadTs: string | undefined, text: string, context: { idempotencyKey: string }): Promise<{ ts: string }> {
     const failure = this.#failures.shift();
     if (failure === 'rate-limited') throw new SlackDeliveryError('ratelimited', 'rate-limited', this.retryAfterMs);
-    if (failure === 'server-error') throw Object.assign(new Error('An HTTP protocol error occurred: statusCode = 500'), { code: 'slack_webapi_http_error', statusCode: 500 });
-    if (failure === 'permanent') throw Object.assign(new Error('An API error occurred: channel_not_found'), { code: 'slack_webapi_platform_error', data: { ok: false, error: 'channel_not_found' } });
+    if (failure === 'server-error')
+      throw Object.assign(new Error('An HTTP protocol error occurred: statusCode = 500'), { code: 'slack_webapi_http_error', statusCode: 500 });
+    if (failure === 'permanent')
+      throw Object.assign(new Error('An API error occurred: channel_not_found'), {
+        code: 'slack_webapi_platform_error',
+        data: { ok: false, error: 'channel_not_found' },
+      });
     const ts = `${Math.floor(this.clock() / 1000)}.${String(++this.#seq).padStart(6, '0')}`;
     this.posts.push({ channel, threadTs, text, ts, key: context.idempotencyKey, at: this.clock(), metadata: notificationMetadata(context.idempotencyKey) });
     if (failure === 'timeout-after-post') throw Object.assign(new Error('socket hang up'), { code: 'slack_webapi_request_error' });
@@ -210,7 +215,10 @@ export class FakeSlack implements SlackPoster {
   async findPosted(channel: string, threadTs: string | undefined, idempotencyKey: string, sinceMs: number): Promise<string | undefined> {
     this.lookups.push(idempotencyKey);
     const candidates = this.posts.filter((p) => p.channel === channel && p.threadTs === threadTs && p.at >= sinceMs);
-    return findNotification(candidates.map((p) => ({ ts: p.ts, metadata: p.metadata })), idempotencyKey);
+    return findNotification(
+      candidates.map((p) => ({ ts: p.ts, metadata: p.metadata })),
+      idempotencyKey,
+    );
   }
 
   keys(): string[] {
@@ -231,7 +239,13 @@ export function archive(overrides: Partial<ArchiveResource> & { id: string }): A
 }
 
 export function broadcast(overrides: Partial<BroadcastResource> & { id: string }): BroadcastResource {
-  return { status: 'started', sessionId: 'S1', createdAt: 1_700_000_000_000, broadcastUrls: { hls: 'https://cdn/x.m3u8', hlsStatus: 'connecting', rtmp: [] }, ...overrides };
+  return {
+    status: 'started',
+    sessionId: 'S1',
+    createdAt: 1_700_000_000_000,
+    broadcastUrls: { hls: 'https://cdn/x.m3u8', hlsStatus: 'connecting', rtmp: [] },
+    ...overrides,
+  };
 }
 
 export function render(overrides: Partial<RenderResource> & { id: string }): RenderResource {

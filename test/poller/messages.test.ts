@@ -82,7 +82,10 @@ describe('messageFor', () => {
     [{ type: 'status-changed', kind: 'render', status: 'paused' }, 'Composer is now paused'],
     [{ type: 'gone', kind: 'archive' }, 'Recording no longer exists on the service'],
     [{ type: 'watch-expired', kind: 'broadcast', lastStatus: 'started' }, 'Stopped watching this broadcast: last status started'],
-    [{ type: 'watch-expired', kind: 'session-discovery', lastStatus: 'watching' }, 'Stopped watching: this watch reached its maximum age. `/video watch` starts it again'],
+    [
+      { type: 'watch-expired', kind: 'session-discovery', lastStatus: 'watching' },
+      'Stopped watching: this watch reached its maximum age. `/video watch` starts it again',
+    ],
     [{ type: 'archive-stopped', reason: 'a new <reason>' }, 'Recording stopped: a new &lt;reason&gt;'],
   ])('%j', (event, text) => {
     expect(messageFor(t(event))).toBe(text);
@@ -106,9 +109,14 @@ describe('messageFor', () => {
 
   it('never shows RTMP stream names or server URLs, however the broadcast changes', () => {
     const outputs = (status: string) => [{ id: 'yt', status, serverUrl: 'rtmp://user:pass@a.rtmp.example/live2', streamName: 'abcd-efgh-SECRET' }];
-    const before = broadcastSnapshot(broadcast({ id: 'B', broadcastUrls: { hls: 'https://cdn/x.m3u8?token=T', hlsStatus: 'ready', rtmp: outputs('connecting') } }), 0);
+    const before = broadcastSnapshot(
+      broadcast({ id: 'B', broadcastUrls: { hls: 'https://cdn/x.m3u8?token=T', hlsStatus: 'ready', rtmp: outputs('connecting') } }),
+      0,
+    );
     const after = broadcast({ id: 'B', broadcastUrls: { hls: 'https://cdn/x.m3u8?token=T', hlsStatus: 'live', rtmp: outputs('offline') } });
-    const text = diff('broadcast', before, after, { now: 1 }).map((transition) => replyText(transition)).join('\n');
+    const text = diff('broadcast', before, after, { now: 1 })
+      .map((transition) => replyText(transition))
+      .join('\n');
     expect(text).toContain("RTMP output 'yt' offline");
     expect(text).not.toMatch(/SECRET|rtmp:\/\/|pass|token=/);
   });
@@ -135,7 +143,12 @@ describe('replyFor', () => {
     ['a composer failure too', t({ type: 'render-failed', reason: 'page crashed' }, 'error'), card, ':x: Composer failed: page crashed · started by <@U0MOD>'],
     ['other news does not ping anyone', t({ type: 'archive-paused' }, 'warning'), card, ':warning: Recording paused: nobody is publishing'],
     ['a watch of the previous version (no card model) says it plainly', t({ type: 'archive-failed' }, 'error'), undefined, ':x: Recording failed'],
-    ['a stored name that is not a user ID is shown as text, never a mention', t({ type: 'archive-failed' }, 'error'), { context: { startedBy: '<!channel>' } }, ':x: Recording failed · started by &lt;!channel&gt;'],
+    [
+      'a stored name that is not a user ID is shown as text, never a mention',
+      t({ type: 'archive-failed' }, 'error'),
+      { context: { startedBy: '<!channel>' } },
+      ':x: Recording failed · started by &lt;!channel&gt;',
+    ],
   ])('%s', (_what, transition, model, text) => {
     expect(replyFor({ ...(model && { card: model }) }, transition)).toBe(text);
   });

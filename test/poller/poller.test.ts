@@ -16,7 +16,15 @@ interface Setup {
   logs: { level: string; msg: string; fields?: Record<string, unknown> }[];
 }
 
-function setup(options: { budget?: { capacity: number; refillPerSecond: number }; renderCard?: CardRenderer; store?: WatchStore; settleChunk?: number; claim?: { claimChunk: number; claimLimit: number; perProjectLimit: number } } = {}): Setup {
+function setup(
+  options: {
+    budget?: { capacity: number; refillPerSecond: number };
+    renderCard?: CardRenderer;
+    store?: WatchStore;
+    settleChunk?: number;
+    claim?: { claimChunk: number; claimLimit: number; perProjectLimit: number };
+  } = {},
+): Setup {
   const store = new MemoryWatchStore();
   const service = new FakeVideoService(() => Date.now());
   const logs: Setup['logs'] = [];
@@ -147,7 +155,10 @@ describe('Poller.runCycle', () => {
   });
 
   it('adds a card update after each change when a card renderer is given', async () => {
-    const renderCard: CardRenderer = (watch, state) => ({ text: `card ${state?.status}`, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: String(state?.status) } }] });
+    const renderCard: CardRenderer = (watch, state) => ({
+      text: `card ${state?.status}`,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: String(state?.status) } }],
+    });
     const s = setup({ renderCard });
     s.service.putRender('prod', render({ id: 'R1', status: 'started' }));
     await s.store.addWatch(watchOf('render', 'R1', renderSnapshot(render({ id: 'R1' }))));
@@ -174,7 +185,9 @@ describe('Poller.runCycle', () => {
       await s.poller.runCycle();
       expect(texts(s.store)).toEqual(['New recording started in this session: “Auto &lt;2&gt;” (`AUTO-2`)']);
       const spawned = await s.store.listWatches({ resourceId: 'AUTO-2' });
-      expect(spawned).toEqual([expect.objectContaining({ kind: 'archive', threadTs: target().messageTs, lastState: expect.objectContaining({ status: 'started' }) })]);
+      expect(spawned).toEqual([
+        expect.objectContaining({ kind: 'archive', threadTs: target().messageTs, lastState: expect.objectContaining({ status: 'started' }) }),
+      ]);
       expect(spawned[0]?.messageTs).toBeUndefined();
 
       s.service.updateArchive('prod', 'AUTO-2', { status: 'stopped', reason: 'maximum duration exceeded' });
@@ -188,15 +201,27 @@ describe('Poller.runCycle', () => {
     const s = setup({ budget: { capacity: 2, refillPerSecond: 1 } });
     for (const session of ['S1', 'S2', 'S3', 'S4', 'S5']) {
       s.service.setStreams('prod', session, []);
-      await s.store.addWatch(watchOf('sip', `CALL-${session}`, sipSnapshot(`ST-${session}`, T0), { sessionId: session, nextPollAt: T0 - Number(session.slice(1)) }));
+      await s.store.addWatch(
+        watchOf('sip', `CALL-${session}`, sipSnapshot(`ST-${session}`, T0), { sessionId: session, nextPollAt: T0 - Number(session.slice(1)) }),
+      );
     }
     const first = await s.poller.runCycle();
     expect(first).toMatchObject({ claimed: 5, polled: 2, deferred: 3, requests: 2 });
-    expect((await s.store.listWatches({ kind: 'sip' })).filter((w) => w.revision > 0).map((w) => w.sessionId).sort()).toEqual(['S4', 'S5']);
+    expect(
+      (await s.store.listWatches({ kind: 'sip' }))
+        .filter((w) => w.revision > 0)
+        .map((w) => w.sessionId)
+        .sort(),
+    ).toEqual(['S4', 'S5']);
     jest.setSystemTime(T0 + 2_000);
     const second = await s.poller.runCycle();
     expect(second).toMatchObject({ polled: 2, requests: 2 });
-    expect((await s.store.listWatches({ kind: 'sip' })).filter((w) => w.revision > 0).map((w) => w.sessionId).sort()).toEqual(['S2', 'S3', 'S4', 'S5']);
+    expect(
+      (await s.store.listWatches({ kind: 'sip' }))
+        .filter((w) => w.revision > 0)
+        .map((w) => w.sessionId)
+        .sort(),
+    ).toEqual(['S2', 'S3', 'S4', 'S5']);
   });
 
   it('backs off a failing project alone, then catches up', async () => {
@@ -276,7 +301,15 @@ describe('Poller.runCycle', () => {
       },
     });
     const s = setup({ store: chunked, claim: { claimChunk: 2, claimLimit: 5, perProjectLimit: 3 } });
-    const due = [['prod', 'A1'], ['prod', 'A2'], ['prod', 'A3'], ['beta', 'B1'], ['prod', 'A4'], ['beta', 'B2'], ['beta', 'B3']] as const;
+    const due = [
+      ['prod', 'A1'],
+      ['prod', 'A2'],
+      ['prod', 'A3'],
+      ['beta', 'B1'],
+      ['prod', 'A4'],
+      ['beta', 'B2'],
+      ['beta', 'B3'],
+    ] as const;
     for (const [i, [projectName, id]] of due.entries()) {
       const a = archive({ id, createdAt: T0 });
       s.service.putArchive(projectName, a);

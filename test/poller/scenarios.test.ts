@@ -47,11 +47,18 @@ class Timetable {
     const a = archive({ id, sessionId: `S-${id}`, createdAt: startAt });
     this.service.putArchive('prod', a);
     await this.#watch('archive', id, a.sessionId, archiveSnapshot(a), expected);
-    statuses.forEach(([status, extra], i) => this.#steps.push({ at: startAt + (i + 1) * 90_000, apply: () => this.service.updateArchive('prod', id, { status, ...extra }) }));
+    statuses.forEach(([status, extra], i) =>
+      this.#steps.push({ at: startAt + (i + 1) * 90_000, apply: () => this.service.updateArchive('prod', id, { status, ...extra }) }),
+    );
   }
 
   async broadcast(id: string, startAt: number, changes: Record<string, unknown>[], expected: string[]): Promise<void> {
-    const b = broadcast({ id, sessionId: `S-${id}`, createdAt: startAt, broadcastUrls: { hls: 'https://cdn/h.m3u8', hlsStatus: 'connecting', rtmp: [{ id: 'yt', status: 'connecting' }] } });
+    const b = broadcast({
+      id,
+      sessionId: `S-${id}`,
+      createdAt: startAt,
+      broadcastUrls: { hls: 'https://cdn/h.m3u8', hlsStatus: 'connecting', rtmp: [{ id: 'yt', status: 'connecting' }] },
+    });
     this.service.putBroadcast('prod', b);
     await this.#watch('broadcast', id, b.sessionId, broadcastSnapshot(b, startAt), expected);
     changes.forEach((change, i) => this.#steps.push({ at: startAt + (i + 1) * 90_000, apply: () => this.service.updateBroadcast('prod', id, change) }));
@@ -75,11 +82,25 @@ class Timetable {
     await jest.advanceTimersByTimeAsync(Math.max(0, until - Date.now()));
   }
 
-  async #watch(kind: 'archive' | 'broadcast' | 'render', id: string, sessionId: string, state: Parameters<typeof createWatch>[0]['initialState'], expected: string[]): Promise<void> {
+  async #watch(
+    kind: 'archive' | 'broadcast' | 'render',
+    id: string,
+    sessionId: string,
+    state: Parameters<typeof createWatch>[0]['initialState'],
+    expected: string[],
+  ): Promise<void> {
     const messageTs = `card-${id}`;
     this.expected.set(messageTs, expected);
     await this.store.addWatch(
-      createWatch({ target: target({ messageTs, channelId: `C${id.length % 3}` }), kind, resourceId: id, sessionId, initialState: state, now: Date.now(), maxAgeMs: 12 * 60 * MIN }),
+      createWatch({
+        target: target({ messageTs, channelId: `C${id.length % 3}` }),
+        kind,
+        resourceId: id,
+        sessionId,
+        initialState: state,
+        now: Date.now(),
+        maxAgeMs: 12 * 60 * MIN,
+      }),
     );
   }
 }
@@ -121,7 +142,10 @@ async function busyWorld(service: FakeVideoService, store: MemoryWatchStore): Pr
     await world.render(
       `render-${i}`,
       T0 + i * 3_000,
-      [{ status: 'started', streamId: 'st' }, i % 2 === 0 ? { status: 'stopped', reason: 'Stop Requested' } : { status: 'failed', reason: 'Could not load URL' }],
+      [
+        { status: 'started', streamId: 'st' },
+        i % 2 === 0 ? { status: 'stopped', reason: 'Stop Requested' } : { status: 'failed', reason: 'Could not load URL' },
+      ],
       ['Composer started', i % 2 === 0 ? 'Composer stopped: stop requested' : ':x: Composer failed: Could not load URL'],
     );
   }
@@ -216,7 +240,17 @@ it('loses and repeats nothing when a poller dies mid-cycle and another takes ove
   const slack = new FakeSlack();
   const a = archive({ id: 'A1', createdAt: T0 });
   service.putArchive('prod', a);
-  await store.addWatch(createWatch({ target: target({ messageTs: 'card-A1' }), kind: 'archive', resourceId: 'A1', sessionId: 'S1', initialState: archiveSnapshot(a), now: T0, maxAgeMs: 24 * 60 * MIN }));
+  await store.addWatch(
+    createWatch({
+      target: target({ messageTs: 'card-A1' }),
+      kind: 'archive',
+      resourceId: 'A1',
+      sessionId: 'S1',
+      initialState: archiveSnapshot(a),
+      now: T0,
+      maxAgeMs: 24 * 60 * MIN,
+    }),
+  );
 
   // Poller A reads the archive as paused, then hangs before writing anything (a stuck or dead process).
   let wakeUp: () => void = () => undefined;
@@ -308,7 +342,10 @@ it('never exceeds any project’s budget with 10,000 watches, and polls every on
       service.setStreams(projectName, sessionId, [...(service.project(projectName).streams.get(sessionId) ?? []), `st-${id}`]);
       state = { status: 'connected', streamId: `st-${id}`, dialedAt: createdAt };
     }
-    await store.addWatch({ ...createWatch({ target: target({ projectName }), kind, resourceId: id, sessionId, initialState: state, now: T0, maxAgeMs: 24 * 60 * MIN }), projectName });
+    await store.addWatch({
+      ...createWatch({ target: target({ projectName }), kind, resourceId: id, sessionId, initialState: state, now: T0, maxAgeMs: 24 * 60 * MIN }),
+      projectName,
+    });
   };
   for (let i = 0; i < 10_000; i += 1) {
     const projectName = projects[i % 4]!;

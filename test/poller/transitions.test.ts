@@ -91,7 +91,8 @@ describe('archive transitions', () => {
 
 describe('broadcast transitions', () => {
   const CREATED = NOW - 60_000;
-  const rtmpOutputs = (...statuses: [string, string][]) => statuses.map(([id, status]) => ({ id, status, serverUrl: 'rtmp://u:p@host/live', streamName: 'sk-live-KEY' }));
+  const rtmpOutputs = (...statuses: [string, string][]) =>
+    statuses.map(([id, status]) => ({ id, status, serverUrl: 'rtmp://u:p@host/live', streamName: 'sk-live-KEY' }));
   const live = (hlsStatus: string | undefined, ...rtmp: [string, string][]) =>
     broadcast({ id: 'B', createdAt: CREATED, broadcastUrls: { ...(hlsStatus && { hls: 'https://cdn/p.m3u8', hlsStatus }), rtmp: rtmpOutputs(...rtmp) } });
   const seen = (b: ReturnType<typeof live>, at = NOW - 3_000): BroadcastSnapshot => broadcastSnapshot(b, at);
@@ -188,7 +189,12 @@ describe('composer (render) transitions', () => {
   });
 
   it('carries the failure reason', () => {
-    const [t] = diff('render', renderSnapshot(render({ id: 'R', status: 'started' })), render({ id: 'R', status: 'failed', reason: 'Could not load URL' }), ctx);
+    const [t] = diff(
+      'render',
+      renderSnapshot(render({ id: 'R', status: 'started' })),
+      render({ id: 'R', status: 'failed', reason: 'Could not load URL' }),
+      ctx,
+    );
     expect(t?.event).toEqual({ type: 'render-failed', reason: 'Could not load URL' });
   });
 

@@ -31,7 +31,10 @@ describe('videoPollSource with a stub client', () => {
   });
 
   it('rejects on failures worth retrying, so the project backs off', async () => {
-    const { source: s } = source({ archivesGet: failing(new VideoApiError('server error', { status: 500 })), archivesList: failing(new VideoApiError('forbidden', { status: 403 })) });
+    const { source: s } = source({
+      archivesGet: failing(new VideoApiError('server error', { status: 500 })),
+      archivesList: failing(new VideoApiError('forbidden', { status: 403 })),
+    });
     await expect(s.archives.get('prod', 'A1')).rejects.toMatchObject({ status: 500 });
     await expect(s.archives.list('prod', { offset: 0, count: 1000 })).rejects.toMatchObject({ status: 403 });
   });
@@ -90,7 +93,15 @@ describe('the poller against the emulator, through the real adapter', () => {
     const w = world();
     const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Board <review>' });
     await w.store.addWatch(
-      createWatch({ target: target(), kind: 'archive', resourceId: started.id, sessionId: w.sessionId, initialState: archiveSnapshot(started), now: emu.control.now(), maxAgeMs: 86_400_000 }),
+      createWatch({
+        target: target(),
+        kind: 'archive',
+        resourceId: started.id,
+        sessionId: w.sessionId,
+        initialState: archiveSnapshot(started),
+        now: emu.control.now(),
+        maxAgeMs: 86_400_000,
+      }),
     );
     await w.pollAfter(1_000);
     emu.control.unpublish(w.apiKey, w.sessionId, w.camera);
@@ -116,7 +127,15 @@ describe('the poller against the emulator, through the real adapter', () => {
       outputs: { hls: {}, rtmp: [{ id: 'yt', serverUrl: 'rtmps://live.example.com:443/app', streamName: 'stream-key-SECRET' }] },
     });
     await w.store.addWatch(
-      createWatch({ target: target(), kind: 'broadcast', resourceId: started.id, sessionId: w.sessionId, initialState: broadcastSnapshot(started, emu.control.now()), now: emu.control.now(), maxAgeMs: 86_400_000 }),
+      createWatch({
+        target: target(),
+        kind: 'broadcast',
+        resourceId: started.id,
+        sessionId: w.sessionId,
+        initialState: broadcastSnapshot(started, emu.control.now()),
+        now: emu.control.now(),
+        maxAgeMs: 86_400_000,
+      }),
     );
     await w.pollAfter(20_000);
     emu.control.setBroadcastOutputStatus(w.apiKey, started.id, { rtmp: { yt: 'offline' } });
@@ -131,7 +150,15 @@ describe('the poller against the emulator, through the real adapter', () => {
     const w = world();
     const call = await w.client.sip.dial({ sessionId: w.sessionId, sip: { uri: 'sip:+15551234567@sip.example.com' } });
     await w.store.addWatch(
-      createWatch({ target: target(), kind: 'sip', resourceId: call.id, sessionId: w.sessionId, initialState: sipSnapshot(call.streamId, emu.control.now()), now: emu.control.now(), maxAgeMs: 7 * 3_600_000 }),
+      createWatch({
+        target: target(),
+        kind: 'sip',
+        resourceId: call.id,
+        sessionId: w.sessionId,
+        initialState: sipSnapshot(call.streamId, emu.control.now()),
+        now: emu.control.now(),
+        maxAgeMs: 7 * 3_600_000,
+      }),
     );
     await w.pollAfter(1_000);
     emu.control.disconnect(w.apiKey, w.sessionId, call.connectionId);

@@ -152,7 +152,14 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       it('writes the state, schedules, bumps the revision, releases the lease and appends the outbox in one step', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);
-        const ok = await store.completePoll('w', 'p', pollOutcome({ failures: 0, outbox: [reply('archive:paused@0'), reply('card@0', { payload: { type: 'card', messageTs: '1.2', text: 't', blocks: [{ type: 'divider' }] } })] }));
+        const ok = await store.completePoll(
+          'w',
+          'p',
+          pollOutcome({
+            failures: 0,
+            outbox: [reply('archive:paused@0'), reply('card@0', { payload: { type: 'card', messageTs: '1.2', text: 't', blocks: [{ type: 'divider' }] } })],
+          }),
+        );
         expect(ok).toBe(true);
         const watch = await store.getWatch('w');
         expect(watch).toMatchObject({ lastChangeAt: T0 + 1_000, nextPollAt: T0 + 4_000, revision: 1, failures: 0 });
@@ -243,10 +250,12 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         for (const id of ['x', 'y']) await store.addWatch(newWatch(id));
         await store.claimDue('p', T0, 10, LEASE);
         expect(await store.expedite({ resourceId: 'res-y' }, T0 + 500)).toBe(1);
-        expect(await store.completePolls('p', [
-          { watchId: 'y', outcome: pollOutcome({ nextPollAt: T0 + 60_000, outbox: [reply('y@0')] }) },
-          { watchId: 'x', outcome: pollOutcome({ nextPollAt: T0 + 60_000, outbox: [reply('x@0')] }) },
-        ])).toEqual([true, true]);
+        expect(
+          await store.completePolls('p', [
+            { watchId: 'y', outcome: pollOutcome({ nextPollAt: T0 + 60_000, outbox: [reply('y@0')] }) },
+            { watchId: 'x', outcome: pollOutcome({ nextPollAt: T0 + 60_000, outbox: [reply('x@0')] }) },
+          ]),
+        ).toEqual([true, true]);
         expect(await store.getWatch('y')).toMatchObject({ nextPollAt: T0 + 1_000, repollRequested: false });
         expect(await store.getWatch('x')).toMatchObject({ nextPollAt: T0 + 60_000 });
         expect((await store.claimOutbox('d', T0 + 1_000, 10, LEASE)).map((r) => r.transitionKey)).toEqual(['y@0']);
@@ -317,7 +326,16 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         const stopped = { ...card, actions: [{ action: 'stop', by: 'U2', at: T0 + 60_010 }] };
         const stoppedState = { status: 'stopped', createdAt: T0, durationS: 60, sizeBytes: 0 };
         expect(await store.updateCard('w', { card: stopped, state: stoppedState, at: T0 + 60_010 })).toBe(true);
-        expect(await store.completePoll('w', 'p', pollOutcome({ state: { ...stoppedState, status: 'started' }, outbox: [reply('card@1', { payload: { type: 'card', messageTs: '1.0', text: 'stale', blocks: [] } })] }))).toBe(false);
+        expect(
+          await store.completePoll(
+            'w',
+            'p',
+            pollOutcome({
+              state: { ...stoppedState, status: 'started' },
+              outbox: [reply('card@1', { payload: { type: 'card', messageTs: '1.0', text: 'stale', blocks: [] } })],
+            }),
+          ),
+        ).toBe(false);
         const watch = await store.getWatch('w');
         expect(watch).toMatchObject({ card: stopped, lastState: stoppedState, nextPollAt: T0 + 60_000 });
         // The thread reply still goes; the stale redraw does not.

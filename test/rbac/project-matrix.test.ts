@@ -49,7 +49,8 @@ function holds(person: Person, channel: string | undefined, project: Project): R
 }
 
 const RANK: Record<Role, number> = { none: 0, viewer: 1, moderator: 2, admin: 3 };
-const expected = (person: Person, channel: string | undefined, project: Project, required: RequiredRole) => (RANK[holds(person, channel, project)] >= RANK[required] ? 'allowed' : 'denied');
+const expected = (person: Person, channel: string | undefined, project: Project, required: RequiredRole) =>
+  RANK[holds(person, channel, project)] >= RANK[required] ? 'allowed' : 'denied';
 const DENIAL = /:no_entry: `[^`]+` needs the \w+ role; you are /;
 
 describe('role matrix across projects: people × channels × projects', () => {
@@ -102,7 +103,11 @@ describe('role matrix across projects: people × channels × projects', () => {
       for (const channel of CHANNELS) {
         for (const person of Object.keys(PEOPLE) as Person[]) {
           const s = sessions[project];
-          const text = args.replace('{session}', s.sessionId).replace('{alias}', `${project}-room`).replace('{stream}', s.streams[0]!).replace('{flag}', `--project ${project}`);
+          const text = args
+            .replace('{session}', s.sessionId)
+            .replace('{alias}', `${project}-room`)
+            .replace('{stream}', s.streams[0]!)
+            .replace('{flag}', `--project ${project}`);
           const since = t.slack.mark();
           const res = await t.slash(command, text, { user: PEOPLE[person], channel });
           const answer = await firstAnswer(res.responseId, since);
@@ -127,11 +132,21 @@ describe('role matrix across projects: people × channels × projects', () => {
   });
 
   const option = (value: string) => ({ text: { type: 'plain_text', text: value }, value });
-  const picked = (project: Project) => ({ type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(project, sessions[project].sessionId) } });
+  const picked = (project: Project) => ({
+    type: 'external_select',
+    selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(project, sessions[project].sessionId) },
+  });
   let layoutRound = 0;
 
   /** Each form as the app opens it (acting channel `c`, project `p`), and a valid submission of it. */
-  const FORMS: readonly { name: string; callbackId: string; required: RequiredRole; shortcut?: boolean; view(c: string, p: Project): ModalView; values(p: Project): Record<string, Record<string, unknown>> }[] = [
+  const FORMS: readonly {
+    name: string;
+    callbackId: string;
+    required: RequiredRole;
+    shortcut?: boolean;
+    view(c: string, p: Project): ModalView;
+    values(p: Project): Record<string, Record<string, unknown>>;
+  }[] = [
     {
       name: 'record start',
       callbackId: RECORD_CALLBACK.startModal,
@@ -161,8 +176,13 @@ describe('role matrix across projects: people × channels × projects', () => {
       name: 'layout classes',
       callbackId: CALLBACK.layoutClassesModal,
       required: 'moderator',
-      view: (c, p) => layoutClassesModal({ projectName: p, sessionId: sessions[p].sessionId }, [{ id: sessions[p].streams[1]!, name: 'Bob', layoutClassList: [] }], c),
-      values: (p) => ({ [`${BLOCK.layoutStreamPrefix}${sessions[p].streams[1]}`]: { [ACTION.layoutClassesInput]: { type: 'plain_text_input', value: `focus r${++layoutRound}` } } }),
+      view: (c, p) =>
+        layoutClassesModal({ projectName: p, sessionId: sessions[p].sessionId }, [{ id: sessions[p].streams[1]!, name: 'Bob', layoutClassList: [] }], c),
+      values: (p) => ({
+        [`${BLOCK.layoutStreamPrefix}${sessions[p].streams[1]}`]: {
+          [ACTION.layoutClassesInput]: { type: 'plain_text_input', value: `focus r${++layoutRound}` },
+        },
+      }),
     },
     {
       name: 'dial with credentials',
@@ -219,9 +239,20 @@ describe('role matrix across projects: people × channels × projects', () => {
           const view = form.view(channel, project);
           const viewId = await openInSlack(view);
           const since = t.slack.mark();
-          const ack = await t.submitView({ callbackId: form.callbackId, viewId, privateMetadata: view.private_metadata ?? '', blocks: view.blocks as unknown[], values: form.values(project) }, { user: PEOPLE[person] });
+          const ack = await t.submitView(
+            {
+              callbackId: form.callbackId,
+              viewId,
+              privateMetadata: view.private_metadata ?? '',
+              blocks: view.blocks as unknown[],
+              values: form.values(project),
+            },
+            { user: PEOPLE[person] },
+          );
           expect(ack.body).not.toEqual(expect.objectContaining({ response_action: 'errors' }));
-          const shown = await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && !/hourglass|Checking/.test(renderedText(c.body)), { since });
+          const shown = await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && !/hourglass|Checking/.test(renderedText(c.body)), {
+            since,
+          });
           const cell = `${project} ${channel} ${person}`;
           got.push(`${cell}: ${DENIAL.test(renderedText(shown.body)) ? 'denied' : 'allowed'}`);
           want.push(`${cell}: ${expected(person, form.shortcut ? undefined : channel, project, form.required)}`);

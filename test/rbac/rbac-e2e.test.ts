@@ -34,7 +34,14 @@ describe('roles end to end', () => {
       expect(t.emulator.control.requestLog().slice(logBefore)).toEqual([]);
       const [audit] = await t.store.listAudit('T0TEST', 1);
       expect(audit).toEqual(
-        expect.objectContaining({ userId: USERS.viewer, command: '/mute-all', outcome: 'denied', error: 'needs moderator, has viewer', target: seeded.sessionId, projectName: 'prod' }),
+        expect.objectContaining({
+          userId: USERS.viewer,
+          command: '/mute-all',
+          outcome: 'denied',
+          error: 'needs moderator, has viewer',
+          target: seeded.sessionId,
+          projectName: 'prod',
+        }),
       );
     });
 

@@ -101,7 +101,11 @@ const FORMS: readonly [string, string, string, RequiredRole][] = [
 type Outcome = 'allowed' | 'denied';
 
 function expectedRow(required: RequiredRole): string {
-  return [ALLOWED, DENIED].map((channel) => (['viewer', 'moderator', 'admin'] as const).map((p) => `${p}:${RANK[HOLDS[channel]![p]] >= RANK[required] ? 'allowed' : 'denied'}`).join(' ')).join(' | ');
+  return [ALLOWED, DENIED]
+    .map((channel) =>
+      (['viewer', 'moderator', 'admin'] as const).map((p) => `${p}:${RANK[HOLDS[channel]![p]] >= RANK[required] ? 'allowed' : 'denied'}`).join(' '),
+    )
+    .join(' | ');
 }
 
 /** Waits that lost a race; they end by themselves (timeout) and are awaited before the app closes. */
@@ -111,7 +115,9 @@ const losers: Promise<unknown>[] = [];
 async function firstAnswer(t: TestApp, responseId: string, since: number): Promise<RecordedResponse | RecordedCall> {
   const waits: Promise<RecordedResponse | RecordedCall>[] = [
     t.slack.waitForResponse(responseId, undefined, { timeoutMs: 5_000 }),
-    ...['views.open', 'chat.postMessage', 'chat.postEphemeral', 'files.getUploadURLExternal'].map((method) => t.slack.waitForCall(method, undefined, { since, timeoutMs: 5_000 })),
+    ...['views.open', 'chat.postMessage', 'chat.postEphemeral', 'files.getUploadURLExternal'].map((method) =>
+      t.slack.waitForCall(method, undefined, { since, timeoutMs: 5_000 }),
+    ),
   ];
   const first = await Promise.race(waits);
   losers.push(...waits.map((wait) => wait.catch(() => undefined)));
@@ -132,7 +138,11 @@ describe('role matrix: every command form × viewer/moderator/admin × #allowed/
     t = await startTestApp({ policy: POLICY, account: true });
     const seeded = t.seedSession({ streams: 3 });
     [session, stream, connection] = [seeded.sessionId, seeded.streams[0]!, seeded.connections[1]!];
-    for (const [text, channel] of [[`alias standup ${session}`, ALLOWED], ['use standup', ALLOWED], ['use standup', DENIED]] as const) {
+    for (const [text, channel] of [
+      [`alias standup ${session}`, ALLOWED],
+      ['use standup', ALLOWED],
+      ['use standup', DENIED],
+    ] as const) {
       const res = await t.slash('/video', text, { user: PEOPLE.admin, channel });
       await firstAnswer(t, res.responseId, t.slack.mark());
     }

@@ -21,7 +21,11 @@ describe('src/secrets/cli.ts', () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), 'vidops-cli-')), 'vidops.sqlite');
     const store = createStore(`sqlite:${dbPath}`, { logger: createLogger({ level: 'silent' }) });
     await store.migrate();
-    await store.putSecret({ name: projectSecretName('47000123'), ciphertext: sealProjectSecret(new SecretBox(key), '47000123', { secret: SECRET, replaces: [] }), updatedAt: Date.UTC(2026, 0, 5) });
+    await store.putSecret({
+      name: projectSecretName('47000123'),
+      ciphertext: sealProjectSecret(new SecretBox(key), '47000123', { secret: SECRET, replaces: [] }),
+      updatedAt: Date.UTC(2026, 0, 5),
+    });
     await store.close();
     env = { DATABASE_URL: `sqlite:${dbPath}`, VIDOPS_SECRET_KEY: key.toString('hex') };
   });
@@ -63,7 +67,11 @@ describe('src/secrets/cli.ts', () => {
 
   it('exits 2 with what to do for wrong usage, a missing or invalid key', async () => {
     expect(await cli([])).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining(USAGE) });
-    expect(await cli(['project:47000123'], { VIDOPS_SECRET_KEY: undefined })).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('VIDOPS_SECRET_KEY is not set') });
+    expect(await cli(['project:47000123'], { VIDOPS_SECRET_KEY: undefined })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('VIDOPS_SECRET_KEY is not set'),
+    });
     const invalid = await cli(['project:47000123'], { VIDOPS_SECRET_KEY: 'short' });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain('VIDOPS_SECRET_KEY');

@@ -209,14 +209,20 @@ describe('loadStoredSecrets', () => {
     const noKey = setup();
     await noKey.store.migrate();
     await storeRecord(noKey.store, box, PROD.apiKey, { secret: NEW, replaces: [] });
-    expect((await loadStoredSecrets(noKey.deps, { logger: noKey.logger }))[0]).toEqual(expect.objectContaining({ outcome: 'unreadable', reason: 'VIDOPS_SECRET_KEY is not set' }));
+    expect((await loadStoredSecrets(noKey.deps, { logger: noKey.logger }))[0]).toEqual(
+      expect.objectContaining({ outcome: 'unreadable', reason: 'VIDOPS_SECRET_KEY is not set' }),
+    );
     expect(noKey.lines.join('')).toContain('VIDOPS_SECRET_KEY is not set; using the configured secret');
   });
 
   it('refuses a record moved to another project’s name (sealed with its key as context)', async () => {
     const s = setup({ box });
     await s.store.migrate();
-    await s.store.putSecret({ name: projectSecretName(OTHER.apiKey), ciphertext: sealProjectSecret(box, PROD.apiKey, { secret: NEW, replaces: [] }), updatedAt: 1 });
+    await s.store.putSecret({
+      name: projectSecretName(OTHER.apiKey),
+      ciphertext: sealProjectSecret(box, PROD.apiKey, { secret: NEW, replaces: [] }),
+      updatedAt: 1,
+    });
     expect(await loadStoredSecrets(s.deps, { logger: s.logger })).toEqual([expect.objectContaining({ project: 'other', outcome: 'unreadable' })]);
     expect(s.signing('other')).toBe(OTHER.apiSecret);
   });
@@ -240,7 +246,12 @@ describe('loadStoredSecrets', () => {
     await saveProjectSecret(s.deps, PROD.apiKey, 'rotated-secret-0000000004');
     await saveProjectSecret(s.deps, PROD.apiKey, 'rotated-secret-0000000005');
     // A restart: a new registry from the unchanged configuration, the same store.
-    const restarted = new ProjectRegistry([PROD, ALIAS, OTHER], 'prod', { apiUrl: 'http://127.0.0.1:9' }, (p) => new RecordingClient(p.apiKey, p.apiSecret) as unknown as VideoClient);
+    const restarted = new ProjectRegistry(
+      [PROD, ALIAS, OTHER],
+      'prod',
+      { apiUrl: 'http://127.0.0.1:9' },
+      (p) => new RecordingClient(p.apiKey, p.apiSecret) as unknown as VideoClient,
+    );
     await loadStoredSecrets({ ...s.deps, projects: restarted }, { logger: s.logger });
     expect(restarted.secretInUse('prod')).toBe('rotated-secret-0000000005');
     expect(restarted.secretInUse('prod-eu')).toBe('rotated-secret-0000000005');

@@ -69,7 +69,9 @@ describe('loading stored secrets at start-up (harness)', () => {
 function waitForLine(child: ChildProcess, pattern: RegExp, seen: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      const line = seen().split('\n').find((l) => pattern.test(l));
+      const line = seen()
+        .split('\n')
+        .find((l) => pattern.test(l));
       if (line) {
         child.stdout!.off('data', check);
         resolve(line);

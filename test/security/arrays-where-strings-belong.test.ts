@@ -26,7 +26,14 @@ describe('finding 9: arrays where strings belong', () => {
   });
 
   function form(seeded: { sessionId: string }, user: string, extra = ''): string {
-    const fields = slashCommandFields({ command: '/mute-all', text: seeded.sessionId, user, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.arr` });
+    const fields = slashCommandFields({
+      command: '/mute-all',
+      text: seeded.sessionId,
+      user,
+      channel: CHANNEL,
+      responseUrl: t.slack.newResponseUrl(),
+      triggerId: `1.${Date.now()}.arr`,
+    });
     return `${new URLSearchParams(fields).toString()}${extra}`;
   }
 
@@ -53,7 +60,14 @@ describe('finding 9: arrays where strings belong', () => {
     ['actions[0].value an array', { actions: [{ action_id: 'x', value: ['y'] }] }],
     ['actions not an array', { actions: 'x' }],
   ])('a block action with %s is refused (400)', async (_name, change) => {
-    const payload = { type: 'block_actions', user: { id: USERS.viewer }, team: { id: TEAM }, channel: { id: CHANNEL }, actions: [{ action_id: 'x', value: 'y' }], ...change };
+    const payload = {
+      type: 'block_actions',
+      user: { id: USERS.viewer },
+      team: { id: TEAM },
+      channel: { id: CHANNEL },
+      actions: [{ action_id: 'x', value: 'y' }],
+      ...change,
+    };
     expect((await t.post(signedInteraction(SIGNING_SECRET, payload))).status).toBe(400);
     expect(rejections).toEqual([]);
   });

@@ -37,7 +37,9 @@ describe('finding 6: the callback token reaches the logs', () => {
       send(`/no/such/path?token=${token}`),
       send('/slack/event'),
     ]);
-    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify({ status: 404, type: 'application/json', body: '{"ok":false,"error":"not_found"}' })]));
+    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(
+      new Set([JSON.stringify({ status: 404, type: 'application/json', body: '{"ok":false,"error":"not_found"}' })]),
+    );
     const written = JSON.stringify(logs.records.slice(before));
     expect(written).not.toContain(token);
     // The lines are there (at debug), just without the secret.

@@ -32,7 +32,13 @@ describe('finding 3: echoed stream keys (and every other secret given)', () => {
   }
 
   function echoing(method: string, path: string, secret: string): void {
-    t.emulator.control.injectFault({ method, path, kind: 'status', status: 400, body: JSON.stringify({ code: 400, message: `invalid value ${secret} (${encodeURIComponent(secret)})` }) });
+    t.emulator.control.injectFault({
+      method,
+      path,
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({ code: 400, message: `invalid value ${secret} (${encodeURIComponent(secret)})` }),
+    });
   }
 
   async function openInSlack(view: unknown): Promise<string> {
@@ -80,10 +86,16 @@ describe('finding 3: echoed stream keys (and every other secret given)', () => {
     };
     echoing('PUT', '/archive/storage', SECRET_KEY);
     const [seq, line] = [t.slack.mark(), lines.length];
-    await t.submitView({ callbackId: RECORD_CALLBACK.storageModal, viewId, privateMetadata: view.private_metadata, blocks: view.blocks, values }, { user: USERS.admin });
+    await t.submitView(
+      { callbackId: RECORD_CALLBACK.storageModal, viewId, privateMetadata: view.private_metadata, blocks: view.blocks, values },
+      { user: USERS.admin },
+    );
     await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && JSON.stringify(c.body).includes('[redacted]'), { since: seq });
     expect(await everythingSince(seq, line)).not.toContain(SECRET_KEY);
-    await t.submitView({ callbackId: RECORD_CALLBACK.storageModal, viewId, privateMetadata: view.private_metadata, blocks: view.blocks, values }, { user: USERS.admin });
+    await t.submitView(
+      { callbackId: RECORD_CALLBACK.storageModal, viewId, privateMetadata: view.private_metadata, blocks: view.blocks, values },
+      { user: USERS.admin },
+    );
     await t.waitForSlackCall('views.update', (c) => c.body.view_id === viewId && JSON.stringify(c.body).includes('Saved'), { since: seq });
     expect(t.emulator.control.uploadTarget(t.project.apiKey)).toEqual(expect.objectContaining({ config: expect.objectContaining({ secretKey: SECRET_KEY }) }));
   });

@@ -31,12 +31,26 @@ describe('finding 7: metric labels from payloads', () => {
 
   it('counts unknown commands and payload types as `other`, known ones by name', async () => {
     for (const command of ['/anything', '/anything-else-12345', '/mute-all-the-things']) {
-      const fields = slashCommandFields({ command, text: '', user: USERS.viewer, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.m` });
+      const fields = slashCommandFields({
+        command,
+        text: '',
+        user: USERS.viewer,
+        channel: CHANNEL,
+        responseUrl: t.slack.newResponseUrl(),
+        triggerId: `1.${Date.now()}.m`,
+      });
       await post(signedSlashCommand(SIGNING_SECRET, fields));
     }
     // A kind the app does not serve is refused at the edge, so it never reaches a label at all.
     expect(await post(signedInteraction(SIGNING_SECRET, { type: 'made_up_kind_987', user: { id: USERS.viewer } }))).toBe(400);
-    const helpFields = slashCommandFields({ command: '/video', text: 'help', user: USERS.viewer, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.h` });
+    const helpFields = slashCommandFields({
+      command: '/video',
+      text: 'help',
+      user: USERS.viewer,
+      channel: CHANNEL,
+      responseUrl: t.slack.newResponseUrl(),
+      triggerId: `1.${Date.now()}.h`,
+    });
     expect(await post(signedSlashCommand(SIGNING_SECRET, helpFields))).toBe(200);
 
     expect(await inFlight.idle(10_000)).toBe(true);

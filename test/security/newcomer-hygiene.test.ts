@@ -29,7 +29,10 @@ describe('newcomer hygiene: the Node.js version', () => {
   ])('Node.js %s: refused %s', (version, refused) => {
     const problem = nodeVersionProblem(version);
     expect(problem !== undefined).toBe(refused);
-    if (problem) expect(problem).toBe(`vidops needs Node.js ${REQUIRED_NODE} or newer; this is Node.js ${version.replace(/^v/, '')}. Install a newer Node.js (e.g. \`nvm install 22\`) and run \`npm start\` again.`);
+    if (problem)
+      expect(problem).toBe(
+        `vidops needs Node.js ${REQUIRED_NODE} or newer; this is Node.js ${version.replace(/^v/, '')}. Install a newer Node.js (e.g. \`nvm install 22\`) and run \`npm start\` again.`,
+      );
   });
 
   it('this Node.js passes (the suite runs on a supported one)', () => {
@@ -55,7 +58,9 @@ describe('newcomer hygiene: a user’s mistake is logged without a stack, at inf
     await res.waitForResponse();
     expect(loud(since)).toEqual([]);
     expect(stacks(since)).toEqual([]);
-    expect(logs.records.slice(since)).toContainEqual(expect.objectContaining({ level: 'info', msg: 'video service call failed', error: expect.objectContaining({ status: expect.any(Number) }) }));
+    expect(logs.records.slice(since)).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'video service call failed', error: expect.objectContaining({ status: expect.any(Number) }) }),
+    );
   });
 
   it('a second /record start of the same session: info, without a stack', async () => {
@@ -78,6 +83,8 @@ describe('newcomer hygiene: a user’s mistake is logged without a stack, at inf
     const res = await t.slash('/mute', `${seeded.streams[0]} ${seeded.sessionId}`);
     await res.waitForResponse();
     t.emulator.control.clearFaults();
-    expect(loud(since)).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'video service call failed', error: expect.objectContaining({ stack: expect.any(String) }) }));
+    expect(loud(since)).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: 'video service call failed', error: expect.objectContaining({ stack: expect.any(String) }) }),
+    );
   });
 });

@@ -92,7 +92,12 @@ describe('finding 1: a one-channel grant works everywhere', () => {
         callbackId: CALLBACK.muteEveryoneModal,
         viewId,
         values: {
-          [BLOCK.sessionPicker]: { [ACTION.sessionPicker]: { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(projectName, sessionId) } } },
+          [BLOCK.sessionPicker]: {
+            [ACTION.sessionPicker]: {
+              type: 'external_select',
+              selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption(projectName, sessionId) },
+            },
+          },
           [BLOCK.noticeChannel]: { [ACTION.noticeChannel]: { type: 'conversations_select', selected_conversation: A } },
         },
       },

@@ -65,12 +65,16 @@ describe('finding 5: what the process does with a failure nothing caught', () =>
     const logged: [string, Record<string, unknown> | undefined][] = [];
     const exits: number[] = [];
     let stops = 0;
-    handleProcessFailures(proc as never, { error: (message, fields) => logged.push([message, fields]) }, {
-      stop: async () => {
-        stops++;
+    handleProcessFailures(
+      proc as never,
+      { error: (message, fields) => logged.push([message, fields]) },
+      {
+        stop: async () => {
+          stops++;
+        },
+        exit: (code) => exits.push(code),
       },
-      exit: (code) => exits.push(code),
-    });
+    );
     return { proc, logged, exits, stops: () => stops };
   }
 
@@ -78,7 +82,9 @@ describe('finding 5: what the process does with a failure nothing caught', () =>
     const h = harness();
     h.proc.emit('unhandledRejection', new Error('a listener forgot to await'));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(h.logged).toEqual([['unhandled promise rejection; the process goes on serving', { error: expect.objectContaining({ message: 'a listener forgot to await' }) }]]);
+    expect(h.logged).toEqual([
+      ['unhandled promise rejection; the process goes on serving', { error: expect.objectContaining({ message: 'a listener forgot to await' }) }],
+    ]);
     expect(h.stops()).toBe(0);
     expect(h.exits).toEqual([]);
   });

@@ -30,7 +30,10 @@ describe('finding 8: post-once log lines carry the first request’s user and ch
   it('names the user and channel of each request in its own lines, the post-once client’s included', async () => {
     const first = await mute(USERS.moderator, CHANNEL);
     const second = await mute(USERS.admin, OTHER_CHANNEL);
-    for (const [requestId, user, channel] of [[first, USERS.moderator, CHANNEL], [second, USERS.admin, OTHER_CHANNEL]] as const) {
+    for (const [requestId, user, channel] of [
+      [first, USERS.moderator, CHANNEL],
+      [second, USERS.admin, OTHER_CHANNEL],
+    ] as const) {
       const lines = logs.records.filter((r) => r.requestId === requestId);
       // The channel notice goes through the shared post-once client: its Web API lines are among them.
       expect(lines.filter((r) => String(r.msg).includes("apiCall('chat.postMessage')")).length).toBeGreaterThan(0);

@@ -44,7 +44,10 @@ describe('src/scrub.ts', () => {
   it('scrubs log lines too', () => {
     const lines: string[] = [];
     rememberConfigured(['xyz-secret-value-1']);
-    createLogger({ level: 'info', stream: { write: (line: string) => lines.push(line) } }).info('failed', { reason: 'echo xyz-secret-value-1', error: new Error('xyz-secret-value-1 rejected') });
+    createLogger({ level: 'info', stream: { write: (line: string) => lines.push(line) } }).info('failed', {
+      reason: 'echo xyz-secret-value-1',
+      error: new Error('xyz-secret-value-1 rejected'),
+    });
     expect(lines.join('')).not.toContain('xyz-secret-value-1');
     expect(lines.join('')).toContain(SCRUBBED);
   });

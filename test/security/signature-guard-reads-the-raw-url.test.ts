@@ -22,7 +22,14 @@ describe('finding 4: the signature guard reads the raw URL', () => {
   afterAll(() => t.close());
 
   function mute(sessionId: string, streamId: string, timestamp?: number): SignedRequest {
-    const fields = slashCommandFields({ command: '/mute', text: `${streamId} ${sessionId}`, user: USERS.moderator, channel: CHANNEL, responseUrl: t.slack.newResponseUrl(), triggerId: `1.${Date.now()}.guard` });
+    const fields = slashCommandFields({
+      command: '/mute',
+      text: `${streamId} ${sessionId}`,
+      user: USERS.moderator,
+      channel: CHANNEL,
+      responseUrl: t.slack.newResponseUrl(),
+      triggerId: `1.${Date.now()}.guard`,
+    });
     return signBody(SIGNING_SECRET, new URLSearchParams(fields).toString(), FORM, timestamp);
   }
   const muted = (s: { sessionId: string; streams: string[] }) => t.emulator.control.getSession(t.project.apiKey, s.sessionId).streams[0]!.muted;

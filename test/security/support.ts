@@ -13,11 +13,14 @@ import type { SignedRequest } from '../harness/signing';
 export function rawPost(baseUrl: string, path: string, request: SignedRequest): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method: 'POST', path, headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      { host: hostname, port, method: 'POST', path, headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(request.body);
   });

@@ -136,8 +136,7 @@ export function describeStoreContract(createStore: StoreFactory): void {
       for (const name of ['sales-weekly', 'standup', 'Stage', 'allhands', 'st%x', 'st_y']) {
         await store.putAlias(alias({ alias: name }));
       }
-      const names = async (prefix?: string, limit?: number) =>
-        (await store.listAliases(TEAM, prefix, limit)).map((a) => a.alias);
+      const names = async (prefix?: string, limit?: number) => (await store.listAliases(TEAM, prefix, limit)).map((a) => a.alias);
 
       expect(await names()).toEqual(['allhands', 'sales-weekly', 'st%x', 'st_y', 'stage', 'standup']);
       expect(await names('ST')).toEqual(['st%x', 'st_y', 'stage', 'standup']);

@@ -11,9 +11,7 @@ describePostgres('PostgresStore', () => {
     try {
       await Promise.all(replicas.map((replica) => replica.migrate()));
 
-      const { rows } = await withAdminClient((admin) =>
-        admin.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`),
-      );
+      const { rows } = await withAdminClient((admin) => admin.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`));
       expect(rows).toEqual(postgresMigrations.map(({ version }) => ({ version })));
 
       await replicas[0]?.putAlias({ teamId: 'T1', alias: 'daily', projectName: 'prod', sessionId: 'S1', createdBy: 'U1', createdAt: 1 });

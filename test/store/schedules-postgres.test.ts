@@ -9,7 +9,11 @@ async function migrated(schema = freshSchema()): Promise<PostgresStore> {
 }
 
 describePostgres('PostgresStore schedules', () => {
-  describeScheduleStoreContract('PostgresStore', () => migrated(), (store) => (store as PostgresStore).close());
+  describeScheduleStoreContract(
+    'PostgresStore',
+    () => migrated(),
+    (store) => (store as PostgresStore).close(),
+  );
 
   it('gives every due schedule to exactly one of two replicas claiming at once, round after round', async () => {
     const schema = freshSchema();

@@ -19,8 +19,16 @@ async function migrated(path: string): Promise<SqliteStore> {
   return store;
 }
 
-describeScheduleStoreContract('SqliteStore (in memory)', () => migrated(MEMORY), (store) => (store as SqliteStore).close());
-describeScheduleStoreContract('SqliteStore (file)', () => migrated(join(dir, 'vidops.sqlite')), (store) => (store as SqliteStore).close());
+describeScheduleStoreContract(
+  'SqliteStore (in memory)',
+  () => migrated(MEMORY),
+  (store) => (store as SqliteStore).close(),
+);
+describeScheduleStoreContract(
+  'SqliteStore (file)',
+  () => migrated(join(dir, 'vidops.sqlite')),
+  (store) => (store as SqliteStore).close(),
+);
 
 describe('SqliteStore schedules', () => {
   it('gives a due schedule to one of two connections on the same file (two replicas)', async () => {
@@ -42,7 +50,10 @@ describe('SqliteStore schedules', () => {
 
   it('adds the schedules table to a database created before it, keeping its data', async () => {
     const path = join(dir, 'vidops.sqlite');
-    const before = new SqliteStore(path, sqliteMigrations.filter(({ version }) => version < 3));
+    const before = new SqliteStore(
+      path,
+      sqliteMigrations.filter(({ version }) => version < 3),
+    );
     await before.migrate();
     await before.putAlias({ teamId: 'T1', alias: 'daily', projectName: 'prod', sessionId: 'S1', createdBy: 'U1', createdAt: 1 });
     await before.close();

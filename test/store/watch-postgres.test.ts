@@ -57,9 +57,7 @@ describePostgres('PostgresStore watches', () => {
     try {
       const ids = Array.from({ length: WATCHES }, (_, i) => `w${String(i).padStart(3, '0')}`);
       for (let i = 0; i < WATCHES; i += 50) {
-        await Promise.all(
-          ids.slice(i, i + 50).map((id, j) => a.addWatch(newWatch(id, { projectName: `p${(i + j) % 5}`, nextPollAt: T0 - (i + j) }))),
-        );
+        await Promise.all(ids.slice(i, i + 50).map((id, j) => a.addWatch(newWatch(id, { projectName: `p${(i + j) % 5}`, nextPollAt: T0 - (i + j) }))));
       }
 
       const leases = new Map<string, { owner: string; until: number }>();
@@ -72,9 +70,7 @@ describePostgres('PostgresStore watches', () => {
         const now = T0 + round * STEP;
         // Two claimers per replica, all four at once.
         const claimers = [a, a, b, b].map((store, i) => ({ store, owner: `r${round}c${i}` }));
-        const claims = await Promise.all(
-          claimers.map(({ store, owner }) => store.claimDue(owner, now, 30, LEASE, { perProjectLimit: 10 })),
-        );
+        const claims = await Promise.all(claimers.map(({ store, owner }) => store.claimDue(owner, now, 30, LEASE, { perProjectLimit: 10 })));
 
         const claimed: { store: PostgresStore; owner: string; watch: Watch }[] = [];
         claims.forEach((watches, i) => {

@@ -26,8 +26,16 @@ async function migrated(path: string): Promise<SqliteStore> {
 }
 
 let current: SqliteStore | undefined;
-describeWatchStoreContract('SqliteStore (in memory)', async () => (current = await migrated(MEMORY)), async () => current?.close());
-describeWatchStoreContract('SqliteStore (file)', async () => (current = await migrated(join(dir, 'vidops.sqlite'))), async () => current?.close());
+describeWatchStoreContract(
+  'SqliteStore (in memory)',
+  async () => (current = await migrated(MEMORY)),
+  async () => current?.close(),
+);
+describeWatchStoreContract(
+  'SqliteStore (file)',
+  async () => (current = await migrated(join(dir, 'vidops.sqlite'))),
+  async () => current?.close(),
+);
 
 describe('SqliteStore watches', () => {
   it('is what createStore returns for SQLite', async () => {
@@ -45,7 +53,11 @@ describe('SqliteStore watches', () => {
     expect(first.map((w) => w.id)).toEqual(['w0', 'w1']);
     const last = first.at(-1)!;
     // Excluding "odd" and with "even" limited to one more, the claim reads on to w4.
-    const next = await store.claimDue('p', T0, 5, LEASE, { projectLimits: { even: 1 }, excludeProjects: ['odd'], after: { nextPollAt: last.nextPollAt, id: last.id } });
+    const next = await store.claimDue('p', T0, 5, LEASE, {
+      projectLimits: { even: 1 },
+      excludeProjects: ['odd'],
+      after: { nextPollAt: last.nextPollAt, id: last.id },
+    });
     expect(next.map((w) => w.id)).toEqual(['w2']);
     // A cursor past a due watch leaves it for a later claim.
     expect((await store.claimDue('p', T0, 5, LEASE, { after: { nextPollAt: T0 - 96, id: 'w4' } })).map((w) => w.id)).toEqual(['w5']);
@@ -71,7 +83,10 @@ describe('SqliteStore watches', () => {
 
   it('adds the watch tables to a database created before them, keeping its data', async () => {
     const path = join(dir, 'vidops.sqlite');
-    const before = new SqliteStore(path, sqliteMigrations.filter(({ version }) => version < 2));
+    const before = new SqliteStore(
+      path,
+      sqliteMigrations.filter(({ version }) => version < 2),
+    );
     await before.migrate();
     await before.putSecret({ name: 'k', ciphertext: 'c', updatedAt: 1 });
     await before.close();

@@ -187,7 +187,17 @@ describe('UsageScheduler (injected clock and timers)', () => {
 
   const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const add = () =>
-    store.addSchedule({ teamId: 'T1', channelId: 'C1', projectName: 'prod', weekday: 2, minuteOfDay: 13 * 60, timeZone: 'America/Los_Angeles', createdBy: 'U1', createdAt: 0, nextDueAt: DUE });
+    store.addSchedule({
+      teamId: 'T1',
+      channelId: 'C1',
+      projectName: 'prod',
+      weekday: 2,
+      minuteOfDay: 13 * 60,
+      timeZone: 'America/Los_Angeles',
+      createdBy: 'U1',
+      createdAt: 0,
+      nextDueAt: DUE,
+    });
   const scheduler = (deliver: ScheduledDelivery, extra: Partial<ConstructorParameters<typeof UsageScheduler>[0]> = {}) =>
     new UsageScheduler({ store, deliver, logger: silent, clock: () => now, timers, owner: 'me', ...extra });
 

@@ -199,9 +199,13 @@ describe('/usage (report)', () => {
 
   it('validates ranges with the parser’s sentences: future, order, retention', async () => {
     const future = await t.slash('/usage', '2027-01-01..2027-01-31');
-    expect(renderedText((await future.waitForResponse()).body)).toMatch(/The range starts on Fri 1 Jan 2027, which is in the future \(today is Wed 11 Nov 2026/);
+    expect(renderedText((await future.waitForResponse()).body)).toMatch(
+      /The range starts on Fri 1 Jan 2027, which is in the future \(today is Wed 11 Nov 2026/,
+    );
     const order = await t.slash('/usage', '2026-11-05..2026-11-01');
-    expect(renderedText((await order.waitForResponse()).body)).toContain('The range ends (2026-11-01) before it starts (2026-11-05). Put the earlier date first: `2026-11-01..2026-11-05`.');
+    expect(renderedText((await order.waitForResponse()).body)).toContain(
+      'The range ends (2026-11-01) before it starts (2026-11-05). Put the earlier date first: `2026-11-01..2026-11-05`.',
+    );
     const old = await t.slash('/usage', '2026-01-01..2026-01-31');
     expect(renderedText((await old.waitForResponse()).body)).toMatch(/Insights keeps daily usage for 90 days: the oldest day available is/);
     const nonsense = await t.slash('/usage', 'the other day');

@@ -72,10 +72,21 @@ describe('weekly usage reports', () => {
       await t.slash('/usage', 'schedule weekly tue 13:00');
       const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       const text = renderedText(post.body);
-      expect(text).toContain(`<@${USERS.moderator}> set up the weekly usage report #1 of project *prod* in <#${CHANNEL}>, every Tuesday at 13:00 (America/Los_Angeles).`);
+      expect(text).toContain(
+        `<@${USERS.moderator}> set up the weekly usage report #1 of project *prod* in <#${CHANNEL}>, every Tuesday at 13:00 (America/Los_Angeles).`,
+      );
       expect(text).toContain(`The first one comes <!date^${FIRST_DUE / 1000}^`);
       const [schedule] = await replicaA.listSchedules('T0TEST');
-      expect(schedule).toMatchObject({ id: 1, channelId: CHANNEL, projectName: 'prod', weekday: 2, minuteOfDay: 13 * 60, timeZone: 'America/Los_Angeles', nextDueAt: FIRST_DUE, createdBy: USERS.moderator });
+      expect(schedule).toMatchObject({
+        id: 1,
+        channelId: CHANNEL,
+        projectName: 'prod',
+        weekday: 2,
+        minuteOfDay: 13 * 60,
+        timeZone: 'America/Los_Angeles',
+        nextDueAt: FIRST_DUE,
+        createdBy: USERS.moderator,
+      });
       const [audit] = await t.store.listAudit('T0TEST', 1);
       expect(audit).toMatchObject({ command: '/usage schedule weekly', outcome: 'ok', target: `schedule 1 in ${CHANNEL}` });
     });
@@ -92,7 +103,9 @@ describe('weekly usage reports', () => {
 
     it('refuses a duplicate, a channel name it cannot resolve and an impossible time', async () => {
       const twin = await t.slash('/usage', 'schedule weekly 1pm PT tuesday');
-      expect(renderedText((await twin.waitForResponse()).body)).toContain('That report is already scheduled: #1, every Tuesday at 13:00 (America/Los_Angeles). Nothing was added.');
+      expect(renderedText((await twin.waitForResponse()).body)).toContain(
+        'That report is already scheduled: #1, every Tuesday at 13:00 (America/Los_Angeles). Nothing was added.',
+      );
       const named = await t.slash('/usage', 'schedule weekly #general');
       expect(renderedText((await named.waitForResponse()).body)).toContain('Slack sent “#general” as plain text');
       const late = await t.slash('/usage', 'schedule weekly mon 25:00');

@@ -127,7 +127,9 @@ describe('/usage sessions, /usage session, /kick <stream-id>', () => {
       const live = t.seedSession({ streams: 2 });
       // Advanced session data is about 5 minutes behind.
       const early = await t.slash('/kick', `${live.streams[1]} ${live.sessionId}`);
-      expect(renderedText((await early.waitForResponse()).body)).toContain('Insights does not have this session yet: it shows sessions about 5 minutes after they start.');
+      expect(renderedText((await early.waitForResponse()).body)).toContain(
+        'Insights does not have this session yet: it shows sessions about 5 minutes after they start.',
+      );
 
       advanceTo(t, t.emulator.control.now() + 6 * MINUTE);
       const res = await t.slash('/kick', `${live.streams[1]} ${live.sessionId}`);

@@ -146,9 +146,7 @@ describe('parseRange: validation', () => {
 
   it('refuses a range wholly older than the 90-day retention', () => {
     const message = error('2026-01-01..2026-02-01');
-    expect(message).toBe(
-      'Insights keeps daily usage for 90 days: the oldest day available is Thu 6 Aug 2026. Try `last 90 days` or `2026-08-06..2026-11-03`.',
-    );
+    expect(message).toBe('Insights keeps daily usage for 90 days: the oldest day available is Thu 6 Aug 2026. Try `last 90 days` or `2026-08-06..2026-11-03`.');
     expectWorkingExamples(message);
   });
 

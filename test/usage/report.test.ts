@@ -114,7 +114,10 @@ describe('buildUsageReport', () => {
   it('ranks SDK types and folds the tail into Other', () => {
     const sdk = (sdkType: string, minutes: number) => metric('2026-10-27', minutes, 0, null, { sdkType });
     const report = buildUsageReport(
-      input({ metrics, sdkMetrics: [sdk('JS', 500), sdk('IOS', 300), sdk('JS', 100), sdk('ANDROID', 200), sdk('WINDOWS', 50), sdk('LINUX', 30), sdk('MACOS', 20)] }),
+      input({
+        metrics,
+        sdkMetrics: [sdk('JS', 500), sdk('IOS', 300), sdk('JS', 100), sdk('ANDROID', 200), sdk('WINDOWS', 50), sdk('LINUX', 30), sdk('MACOS', 20)],
+      }),
     );
     expect(report.topSdks.map((r) => [r.label, r.minutes])).toEqual([
       ['JavaScript', 600],
@@ -153,7 +156,11 @@ describe('buildUsageReport', () => {
         sessions: {
           status: 'ok',
           coverage: WEEK,
-          summaries: [summary('small', [{ participantMinutes: 10 }]), summary('big', [{ participantMinutes: 300, maxConcurrentStreams: 9 }, { participantMinutes: 200 }]), summary('mid', [{ participantMinutes: 120 }])],
+          summaries: [
+            summary('small', [{ participantMinutes: 10 }]),
+            summary('big', [{ participantMinutes: 300, maxConcurrentStreams: 9 }, { participantMinutes: 200 }]),
+            summary('mid', [{ participantMinutes: 120 }]),
+          ],
         },
         limits: { sessions: 2 },
       }),
@@ -223,11 +230,21 @@ describe('participant tiers', () => {
   it('counts each minute once when the service fills overlapping schemes', () => {
     // 100 minutes with 1–2 publishers, 50 with 5 publishers, 30 with 12: every bucket that covers them.
     const all = buckets({
-      from1To2Publishers: 100, from3To6Publishers: 50, from1To4Publishers: 100, from5To8Publishers: 50, from1To8Publishers: 150,
-      from1To10Publishers: 150, from11To35Publishers: 30, from11To20Publishers: 30, from1To25Publishers: 180, from3To25Publishers: 80,
+      from1To2Publishers: 100,
+      from3To6Publishers: 50,
+      from1To4Publishers: 100,
+      from5To8Publishers: 50,
+      from1To8Publishers: 150,
+      from1To10Publishers: 150,
+      from11To35Publishers: 30,
+      from11To20Publishers: 30,
+      from1To25Publishers: 180,
+      from3To25Publishers: 80,
     });
     expect(participantTotal(all)).toBe(180);
-    const labels = bestPartition(all).filter((b) => all[b] > 0).map(bucketLabel);
+    const labels = bestPartition(all)
+      .filter((b) => all[b] > 0)
+      .map(bucketLabel);
     expect(labels).toEqual(['1–2 publishers', '3–6 publishers', '11–35 publishers']);
   });
 

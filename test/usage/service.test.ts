@@ -1,11 +1,4 @@
-import {
-  InsightsError,
-  paginate,
-  type Metric,
-  type ProjectUsageParams,
-  type SessionSummariesParams,
-  type SessionSummary,
-} from '../../src/api/insights';
+import { InsightsError, paginate, type Metric, type ProjectUsageParams, type SessionSummariesParams, type SessionSummary } from '../../src/api/insights';
 import { pacificMidnight, parseRange } from '../../src/usage/ranges';
 import { loadUsageReport, type UsageSource } from '../../src/usage/service';
 
@@ -72,7 +65,17 @@ const session = (sessionId: string, participantMinutes: number): SessionSummary 
   sessionId,
   meetings: {
     totalCount: 1,
-    resources: [{ participantMinutes, publisherMinutes: 0, subscriberMinutes: 0, maxConcurrentStreams: 2, maxConcurrentSubscribers: 1, totalStreams: 2, totalConnections: 2 }],
+    resources: [
+      {
+        participantMinutes,
+        publisherMinutes: 0,
+        subscriberMinutes: 0,
+        maxConcurrentStreams: 2,
+        maxConcurrentSubscribers: 1,
+        totalStreams: 2,
+        totalConnections: 2,
+      },
+    ],
   },
 });
 

@@ -15,14 +15,7 @@ import {
 import { recordCommand } from '../../src/commands/record';
 import { parseCommand } from '../../src/commands/grammar';
 import { type ArchiveCardData } from '../../src/kinds/recording';
-import {
-  LIST_PAGE_SIZE,
-  archiveListMessage,
-  deleteConfirmCard,
-  downloadMessage,
-  notDownloadableMessage,
-  stopChoiceMessage,
-} from '../../src/views/archive';
+import { LIST_PAGE_SIZE, archiveListMessage, deleteConfirmCard, downloadMessage, notDownloadableMessage, stopChoiceMessage } from '../../src/views/archive';
 import { type ArchiveErrorContext, ROUTED_ONLY, archiveStatusMessage, describeArchiveError } from '../../src/views/archive-errors';
 import { EMPTY_START_FORM, recordStartModal } from '../../src/views/archive-modal';
 import { recordingDeletedNotice, recordingLayoutNotice, recordingStoppedNotice, recordingStreamNotice } from '../../src/views/archive-notices';
@@ -72,7 +65,9 @@ function expectNoInjection(payload: unknown): void {
 
 describe('lists and answers', () => {
   it('a full page with long names stays within limits and offers More with the next offset', () => {
-    const items = Array.from({ length: LIST_PAGE_SIZE }, (_v, i) => recording({ id: `${ID.slice(0, -2)}${String(i).padStart(2, '0')}`, name: `${EVIL} ${LONG}`, status: i % 2 === 0 ? 'started' : 'available', size: 1000 }));
+    const items = Array.from({ length: LIST_PAGE_SIZE }, (_v, i) =>
+      recording({ id: `${ID.slice(0, -2)}${String(i).padStart(2, '0')}`, name: `${EVIL} ${LONG}`, status: i % 2 === 0 ? 'started' : 'available', size: 1000 }),
+    );
     const page = archiveListMessage(items, { projectName: 'prod', offset: 20, total: 57 });
     expect(messageProblems(page)).toEqual([]);
     expectNoInjection(page);
@@ -82,7 +77,9 @@ describe('lists and answers', () => {
   });
 
   it('an empty list says how to start one; past the end says no more', () => {
-    expect(renderedText(archiveListMessage([], { projectName: 'prod', sessionId: SESSION_ID, alias: 'standup', offset: 0, total: 0 }))).toContain('No recordings of session `standup` yet. Start one with `/record start`.');
+    expect(renderedText(archiveListMessage([], { projectName: 'prod', sessionId: SESSION_ID, alias: 'standup', offset: 0, total: 0 }))).toContain(
+      'No recordings of session `standup` yet. Start one with `/record start`.',
+    );
     expect(renderedText(archiveListMessage([], { projectName: 'prod', offset: 40, total: 40 }))).toContain('No more recordings in project *prod*.');
   });
 
@@ -91,7 +88,9 @@ describe('lists and answers', () => {
     const choice = stopChoiceMessage(many, { projectName: 'prod', sessionId: SESSION_ID });
     expect(messageProblems(choice)).toEqual([]);
     expect(buttons(choice).stop).toBe(40);
-    expect(renderedText(stopChoiceMessage([recording()], { projectName: 'prod', sessionId: SESSION_ID, alias: 'standup' }))).toContain('Stop the recording of session `standup`?');
+    expect(renderedText(stopChoiceMessage([recording()], { projectName: 'prod', sessionId: SESSION_ID, alias: 'standup' }))).toContain(
+      'Stop the recording of session `standup`?',
+    );
   });
 
   it('delete confirmation: what goes, behind a danger confirm; uploaded files stay in the upload target', () => {
@@ -103,7 +102,11 @@ describe('lists and answers', () => {
   });
 
   it('download answer: a link that cannot be cut short, and when it stops working', () => {
-    const message = downloadMessage(recording({ status: 'available', size: 2048, duration: 65 }), 'https://files.example/a.mp4?Expires=1&Signature=a|b>c', Date.parse('2026-11-02T17:10:00Z'));
+    const message = downloadMessage(
+      recording({ status: 'available', size: 2048, duration: 65 }),
+      'https://files.example/a.mp4?Expires=1&Signature=a|b>c',
+      Date.parse('2026-11-02T17:10:00Z'),
+    );
     expect(messageProblems(message)).toEqual([]);
     const raw = JSON.stringify(message);
     expect(raw).toContain('<https://files.example/a.mp4?Expires=1&amp;Signature=a%7Cb%3Ec|Download Weekly review>');
@@ -134,7 +137,12 @@ describe('lists and answers', () => {
 describe('forms', () => {
   it.each([
     ['default', EMPTY_START_FORM, [RECORD_BLOCK.resolution, RECORD_BLOCK.layoutType, RECORD_BLOCK.screenshare], [RECORD_BLOCK.stylesheet]],
-    ['individual', { ...EMPTY_START_FORM, outputMode: 'individual' as const }, [], [RECORD_BLOCK.resolution, RECORD_BLOCK.layoutType, RECORD_BLOCK.screenshare, RECORD_BLOCK.stylesheet]],
+    [
+      'individual',
+      { ...EMPTY_START_FORM, outputMode: 'individual' as const },
+      [],
+      [RECORD_BLOCK.resolution, RECORD_BLOCK.layoutType, RECORD_BLOCK.screenshare, RECORD_BLOCK.stylesheet],
+    ],
     ['custom', { ...EMPTY_START_FORM, layoutType: 'custom' as const, stylesheet: 'stream {}' }, [RECORD_BLOCK.stylesheet], [RECORD_BLOCK.screenshare]],
     ['pip', { ...EMPTY_START_FORM, layoutType: 'pip' as const }, [RECORD_BLOCK.layoutType], [RECORD_BLOCK.screenshare, RECORD_BLOCK.stylesheet]],
   ])('start form (%s) shows only fields that combine', (_name, form, shown, hidden) => {
@@ -147,7 +155,10 @@ describe('forms', () => {
   });
 
   it('start form keeps what was filled in (initial values and options Slack accepts)', () => {
-    const view = recordStartModal({ ...EMPTY_START_FORM, name: 'Board', resolution: '1920x1080', screenshare: 'pip', streamMode: 'manual', audio: false, tag: 'b' }, {});
+    const view = recordStartModal(
+      { ...EMPTY_START_FORM, name: 'Board', resolution: '1920x1080', screenshare: 'pip', streamMode: 'manual', audio: false, tag: 'b' },
+      {},
+    );
     expect(modalProblems(view)).toEqual([]);
     const raw = JSON.stringify(view);
     expect(raw).toContain('"initial_value":"Board"');
@@ -191,8 +202,18 @@ describe('recording error sentences', () => {
     ['start 409 relayed', conflict('Session is not using the media router'), {}, ROUTED_ONLY],
     ['start 409 no body, nothing running', conflict(), { sessionBusy: false }, ROUTED_ONLY],
     ['start 409 no body, already recorded', conflict(), { sessionBusy: true }, /is already being recorded\. .*--tag second/],
-    ['start 409 tag taken', conflict("An archive with multiArchiveTag 'a' is already recording"), { tag: 'a' }, /already uses the tag `a`; pick a different `--tag`/],
-    ['start 409 automatic', conflict('A multiArchiveTag is required to start an archive in an automatically archived session'), {}, /is recorded automatically; a recording started by hand needs its own tag/],
+    [
+      'start 409 tag taken',
+      conflict("An archive with multiArchiveTag 'a' is already recording"),
+      { tag: 'a' },
+      /already uses the tag `a`; pick a different `--tag`/,
+    ],
+    [
+      'start 409 automatic',
+      conflict('A multiArchiveTag is required to start an archive in an automatically archived session'),
+      {},
+      /is recorded automatically; a recording started by hand needs its own tag/,
+    ],
     ['start 404', new VideoNotFoundError('x', { status: 404 }), {}, /Nobody is connected to session `sess-1`/],
     ['start 400 no clients', new VideoApiError('x', { status: 400, raw: '{"message":"No clients connected"}' }), {}, /Nobody is connected/],
     ['stop 409 stopped', conflict(), { operation: 'stop', status: 'stopped' }, /is not being recorded \(it is \*stopped\*/],
@@ -202,17 +223,52 @@ describe('recording error sentences', () => {
     ['delete 409 started', conflict(), { operation: 'delete', status: 'started' }, /cannot be deleted while it is \*started\*.*stop it first/],
     ['delete 409 stopped', conflict(), { operation: 'delete', status: 'stopped' }, /still being processed/],
     ['delete 409 expired', conflict(), { operation: 'delete', status: 'expired' }, /there is no file left to delete/],
-    ['layout 400 classes', new VideoApiError('x', { status: 400, raw: "{\"message\":\"Invalid layout: type 'pip' needs layout classes\"}" }), { operation: 'layout' }, /Edit layout classes/],
-    ['layout 400 individual', new VideoApiError('x', { status: 400, raw: '{"message":"Layout applies only to composed archives"}' }), { operation: 'layout' }, /layouts apply only to composed recordings/],
-    ['add 400 auto', new VideoApiError('x', { status: 400, raw: "{\"message\":\"Stream selection needs streamMode 'manual'\"}" }), { operation: 'add-stream' }, /stream mode \*auto\*/],
-    ['add 404 stream', new VideoNotFoundError('x', { status: 404, raw: '{"message":"Stream st-1 not found"}' }), { operation: 'add-stream' }, /Stream `st-1` is not publishing/],
-    ['remove 404', new VideoNotFoundError('x', { status: 404, raw: '{"message":"Stream st-1 is not selected"}' }), { operation: 'remove-stream' }, /is not part of recording/],
+    [
+      'layout 400 classes',
+      new VideoApiError('x', { status: 400, raw: '{"message":"Invalid layout: type \'pip\' needs layout classes"}' }),
+      { operation: 'layout' },
+      /Edit layout classes/,
+    ],
+    [
+      'layout 400 individual',
+      new VideoApiError('x', { status: 400, raw: '{"message":"Layout applies only to composed archives"}' }),
+      { operation: 'layout' },
+      /layouts apply only to composed recordings/,
+    ],
+    [
+      'add 400 auto',
+      new VideoApiError('x', { status: 400, raw: '{"message":"Stream selection needs streamMode \'manual\'"}' }),
+      { operation: 'add-stream' },
+      /stream mode \*auto\*/,
+    ],
+    [
+      'add 404 stream',
+      new VideoNotFoundError('x', { status: 404, raw: '{"message":"Stream st-1 not found"}' }),
+      { operation: 'add-stream' },
+      /Stream `st-1` is not publishing/,
+    ],
+    [
+      'remove 404',
+      new VideoNotFoundError('x', { status: 404, raw: '{"message":"Stream st-1 is not selected"}' }),
+      { operation: 'remove-stream' },
+      /is not part of recording/,
+    ],
     ['clear 404', new VideoNotFoundError('x', { status: 404 }), { operation: 'clear-storage' }, /Project \*prod\* has no upload target/],
-    ['403', new VideoAuthError('x', { status: 403 }), {}, /refused the credentials of project \*prod\* \(wrong API key or secret, or the project is suspended\)/],
+    [
+      '403',
+      new VideoAuthError('x', { status: 403 }),
+      {},
+      /refused the credentials of project \*prod\* \(wrong API key or secret, or the project is suspended\)/,
+    ],
     ['429', new VideoRateLimitError('x', { status: 429, retryAfterMs: 2500 }), {}, /Try again in 3 s/],
     ['timeout', new VideoTimeoutError('x'), {}, /`\/record list`/],
     ['500', new VideoApiError('x', { status: 500 }), {}, /error 500/],
-    ['validation', new VideoValidationError('name', 'must be at most 255 characters (got 300). Example: "Quarterly review"'), {}, /^name: must be at most 255 characters \(got 300\) — nothing was sent/],
+    [
+      'validation',
+      new VideoValidationError('name', 'must be at most 255 characters (got 300). Example: "Quarterly review"'),
+      {},
+      /^name: must be at most 255 characters \(got 300\) — nothing was sent/,
+    ],
     ['other', new Error('boom'), {}, /Something went wrong on our side/],
   ])('%s', (_name, error, extra, expected) => {
     const text = describeArchiveError(error, { ...base, ...extra });
@@ -233,7 +289,7 @@ describe('recording error sentences', () => {
 
 describe('grammar', () => {
   it.each([
-    ['start', { }],
+    ['start', {}],
     ['start standup "Weekly review"', { session: 'standup', name: 'Weekly review' }],
     ['start "Weekly review"', { name: 'Weekly review' }],
     ['start --layout Best-Fit --screenshare VERTICAL', { layout: 'bestFit', screenshare: 'verticalPresentation' }],

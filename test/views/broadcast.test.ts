@@ -6,7 +6,16 @@ import { broadcastCommand } from '../../src/commands/broadcast';
 import { commandHelp } from '../../src/views/help';
 import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { BroadcastTargetSchema, broadcastCard, formatBitrate } from '../../src/kinds/broadcast';
-import { MAX_BROADCASTS_IN_LIST, broadcastLayoutNotice, broadcastListMessage, broadcastStoppedNotice, broadcastStreamNotice, outputsSummary, stopChoiceCard, stopConfirmCard } from '../../src/views/broadcast';
+import {
+  MAX_BROADCASTS_IN_LIST,
+  broadcastLayoutNotice,
+  broadcastListMessage,
+  broadcastStoppedNotice,
+  broadcastStreamNotice,
+  outputsSummary,
+  stopChoiceCard,
+  stopConfirmCard,
+} from '../../src/views/broadcast';
 import { describeBroadcastError, validationSentence } from '../../src/views/broadcast-errors';
 import { MAX_RTMP_ROWS, broadcastStartModal, parseStartMetadata } from '../../src/views/broadcast-modal';
 import { ACTION, BROADCAST_BLOCK, CALLBACK } from '../../src/views/ids';
@@ -52,7 +61,12 @@ function fiveOutputs(): Broadcast['broadcastUrls'] {
   return {
     hls: 'https://cdn.example.com/x.m3u8',
     hlsStatus: 'live',
-    rtmp: Array.from({ length: 5 }, (_v, i) => ({ id: `out-${'x'.repeat(60)}-${i}`, serverUrl: `rtmps://${'h'.repeat(200)}.example.com:443/app`, streamName: `${KEY}${i}`, status: 'live' as const })),
+    rtmp: Array.from({ length: 5 }, (_v, i) => ({
+      id: `out-${'x'.repeat(60)}-${i}`,
+      serverUrl: `rtmps://${'h'.repeat(200)}.example.com:443/app`,
+      streamName: `${KEY}${i}`,
+      status: 'live' as const,
+    })),
   };
 }
 
@@ -78,7 +92,13 @@ describe('broadcastCard', () => {
     expect(text).toContain('by <@U0MOD>');
     const [stop] = findElements(card, ACTION.broadcastStop);
     expect(stop).toEqual(expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ style: 'danger' }) }));
-    expect(decodeValue(BroadcastTargetSchema, stop!.value as string)).toEqual({ p: 'prod', s: broadcast().sessionId, a: 'standup', b: broadcast().id, u: 'U0MOD' });
+    expect(decodeValue(BroadcastTargetSchema, stop!.value as string)).toEqual({
+      p: 'prod',
+      s: broadcast().sessionId,
+      a: 'standup',
+      b: broadcast().id,
+      u: 'U0MOD',
+    });
     expectNoKey(card);
     // Credentials in a server URL are not shown either.
     expect(JSON.stringify(card)).not.toContain('user:pw');
@@ -92,7 +112,13 @@ describe('broadcastCard', () => {
 
   it('names low latency, manual mode, audio only, tag and bitrate', () => {
     const card = broadcastCard(
-      broadcast({ streamMode: 'manual', hasVideo: false, multiBroadcastTag: 'main', maxBitrate: 2_500_000, broadcastUrls: { hls: 'https://x/y.m3u8', hlsStatus: 'ready', rtmp: [] } }),
+      broadcast({
+        streamMode: 'manual',
+        hasVideo: false,
+        multiBroadcastTag: 'main',
+        maxBitrate: 2_500_000,
+        broadcastUrls: { hls: 'https://x/y.m3u8', hlsStatus: 'ready', rtmp: [] },
+      }),
       { ...ctx, hls: { lowLatency: true } },
     );
     const text = renderedText(card);
@@ -115,7 +141,11 @@ describe('broadcastCard', () => {
   });
 
   it('stays within limits with five long outputs, and escapes what the service and users named', () => {
-    const card = broadcastCard(broadcast({ broadcastUrls: fiveOutputs(), multiBroadcastTag: EVIL }), { projectName: EVIL, alias: EVIL, startedBy: 'not-a-user <!here>' });
+    const card = broadcastCard(broadcast({ broadcastUrls: fiveOutputs(), multiBroadcastTag: EVIL }), {
+      projectName: EVIL,
+      alias: EVIL,
+      startedBy: 'not-a-user <!here>',
+    });
     expect(messageProblems(card)).toEqual([]);
     const text = visibleText(card);
     expect(text).not.toContain('<!channel>');

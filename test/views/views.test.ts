@@ -1,4 +1,13 @@
-import { VideoApiError, VideoAuthError, VideoConflictError, VideoConnectionError, VideoNotFoundError, VideoRateLimitError, VideoTimeoutError, VideoValidationError } from '../../src/api';
+import {
+  VideoApiError,
+  VideoAuthError,
+  VideoConflictError,
+  VideoConnectionError,
+  VideoNotFoundError,
+  VideoRateLimitError,
+  VideoTimeoutError,
+  VideoValidationError,
+} from '../../src/api';
 import { COMMANDS } from '../../src/commands';
 import { muteCommand } from '../../src/commands/mute';
 import { parseCommand } from '../../src/commands/grammar';
@@ -26,7 +35,12 @@ const EVIL = '<!channel> & <@U999|boss> <https://evil.example|click> *bold*';
 const LONG = 'x'.repeat(5000);
 const SESSION_ID = `2_MX4${'a'.repeat(90)}`;
 const s = { projectName: 'prod', sessionId: SESSION_ID, alias: 'standup' };
-const stream = (i: number, name = `Participant ${i}`) => ({ id: `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`, videoType: 'camera', name, layoutClassList: ['focus', `c${i}`] });
+const stream = (i: number, name = `Participant ${i}`) => ({
+  id: `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`,
+  videoType: 'camera',
+  name,
+  layoutClassList: ['focus', `c${i}`],
+});
 
 function expectNoInjection(payload: unknown): void {
   const text = visibleText(payload);
@@ -38,22 +52,80 @@ function expectNoInjection(payload: unknown): void {
 describe('message builders stay within Block Kit limits and escape user text', () => {
   const messages: [string, unknown][] = [
     ['streams (none)', streamsMessage(s, [])],
-    ['streams (many, long names)', streamsMessage(s, Array.from({ length: 60 }, (_v, i) => stream(i, `${EVIL} ${LONG}`)))],
+    [
+      'streams (many, long names)',
+      streamsMessage(
+        s,
+        Array.from({ length: 60 }, (_v, i) => stream(i, `${EVIL} ${LONG}`)),
+      ),
+    ],
     ['streams (no alias)', streamsMessage({ projectName: 'prod', sessionId: SESSION_ID }, [stream(1)])],
     ['mute notice', muteStreamNotice('U0MOD', s, 'st-1', EVIL)],
-    ['mute-all notice', muteAllNotice('U0MOD', s, Array.from({ length: 40 }, (_v, i) => `stream-${i}`))],
+    [
+      'mute-all notice',
+      muteAllNotice(
+        'U0MOD',
+        s,
+        Array.from({ length: 40 }, (_v, i) => `stream-${i}`),
+      ),
+    ],
     ['unmute-all notice', unmuteAllNotice('U0MOD', s)],
     ['kick notice', kickNotice('U0MOD', s, 'conn-1')],
     ['signal notice', signalNotice('U0MOD', s, { type: EVIL, data: `${EVIL}\n${LONG}`, to: 'conn-1' })],
-    ['layout notice', layoutClassesNotice('U0MOD', s, Array.from({ length: 30 }, (_v, i) => ({ id: `s${i}`, layoutClassList: ['a', 'b'] })))],
+    [
+      'layout notice',
+      layoutClassesNotice(
+        'U0MOD',
+        s,
+        Array.from({ length: 30 }, (_v, i) => ({ id: `s${i}`, layoutClassList: ['a', 'b'] })),
+      ),
+    ],
     ['session created', sessionCreatedNotice('U0MOD', { ...s, mediaMode: 'routed', archiveAlways: true, e2ee: true, boundToChannel: true })],
-    ['mute-all confirm', muteAllConfirmCard(s, Array.from({ length: 40 }, (_v, i) => `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`), 12)],
+    [
+      'mute-all confirm',
+      muteAllConfirmCard(
+        s,
+        Array.from({ length: 40 }, (_v, i) => `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`),
+        12,
+      ),
+    ],
     ['kick confirm', kickConfirmCard(s, 'e9f8c166-6c67-440d-994a-04fb6dfed007')],
     ['denied', deniedMessage({ what: '/mute-all', required: 'moderator', actual: 'viewer', admins: ['U1', 'U2'], uncheckedGroups: ['S1'] })],
     ['usage', usageMessage('/mute', { problem: EVIL, usage: ['/mute <stream-id>'], example: '/mute abc' })],
-    ['audit list', auditListMessage(Array.from({ length: 50 }, (_v, i) => ({ id: i, at: 1_700_000_000_000 + i, teamId: 'T', userId: 'U0MOD', channelId: 'C0OPS', projectName: 'prod', command: '/mute', target: `${EVIL} ${LONG}`, outcome: 'error' as const, error: EVIL })))],
-    ['audit line', auditChannelMessage({ at: 1, teamId: 'T', userId: 'U1', channelId: 'C1', projectName: EVIL, command: '/mute', target: EVIL, outcome: 'denied' })],
-    ['aliases', aliasesMessage(Array.from({ length: 100 }, (_v, i) => ({ teamId: 'T', alias: `alias-${i}`, projectName: 'prod', sessionId: SESSION_ID, createdBy: 'U1', createdAt: 1 })))],
+    [
+      'audit list',
+      auditListMessage(
+        Array.from({ length: 50 }, (_v, i) => ({
+          id: i,
+          at: 1_700_000_000_000 + i,
+          teamId: 'T',
+          userId: 'U0MOD',
+          channelId: 'C0OPS',
+          projectName: 'prod',
+          command: '/mute',
+          target: `${EVIL} ${LONG}`,
+          outcome: 'error' as const,
+          error: EVIL,
+        })),
+      ),
+    ],
+    [
+      'audit line',
+      auditChannelMessage({ at: 1, teamId: 'T', userId: 'U1', channelId: 'C1', projectName: EVIL, command: '/mute', target: EVIL, outcome: 'denied' }),
+    ],
+    [
+      'aliases',
+      aliasesMessage(
+        Array.from({ length: 100 }, (_v, i) => ({
+          teamId: 'T',
+          alias: `alias-${i}`,
+          projectName: 'prod',
+          sessionId: SESSION_ID,
+          createdBy: 'U1',
+          createdAt: 1,
+        })),
+      ),
+    ],
     ['channel defaults', channelDefaultsMessage({ projectName: EVIL, projectSource: 'channel', sessionId: SESSION_ID })],
     ['channel bound', channelBoundNotice('U1', { projectName: 'prod' })],
     ['error', errorMessage(new VideoValidationError('data', `${EVIL} too long`), { operation: 'signal' })],
@@ -67,7 +139,10 @@ describe('message builders stay within Block Kit limits and escape user text', (
   });
 
   it('shows at most MAX_STREAMS_IN_CARD streams and says how many more there are', () => {
-    const message = streamsMessage(s, Array.from({ length: MAX_STREAMS_IN_CARD + 5 }, (_v, i) => stream(i)));
+    const message = streamsMessage(
+      s,
+      Array.from({ length: MAX_STREAMS_IN_CARD + 5 }, (_v, i) => stream(i)),
+    );
     const muteButtons = JSON.stringify(message.blocks).split(ACTION.muteStream).length - 1;
     expect(muteButtons).toBe(MAX_STREAMS_IN_CARD);
     expect(visibleText(message)).toContain('and 5 more streams not shown');
@@ -75,17 +150,25 @@ describe('message builders stay within Block Kit limits and escape user text', (
 
   it('puts the target in the buttons, readable back by the listeners', () => {
     const message = streamsMessage(s, [stream(7, 'Ana')]);
-    const button = JSON.parse(JSON.stringify(message.blocks)).flatMap((b: { elements?: unknown[] }) => b.elements ?? []).find((e: { action_id?: string }) => e.action_id === ACTION.muteStream);
+    const button = JSON.parse(JSON.stringify(message.blocks))
+      .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ACTION.muteStream);
     expect(decodeValue(StreamTargetSchema, button.value)).toEqual({ p: 'prod', s: SESSION_ID, a: 'standup', t: stream(7).id, n: 'Ana' });
   });
 
   it('gives destructive buttons a danger style and a confirm dialog', () => {
     for (const card of [muteAllConfirmCard(s, [], 3), kickConfirmCard(s, 'c1')]) {
-      const danger = JSON.parse(JSON.stringify(card.blocks)).flatMap((b: { elements?: unknown[] }) => b.elements ?? []).find((e: { style?: string }) => e.style === 'danger');
-      expect(danger.confirm).toEqual(expect.objectContaining({ style: 'danger', title: expect.anything(), text: expect.anything(), confirm: expect.anything(), deny: expect.anything() }));
+      const danger = JSON.parse(JSON.stringify(card.blocks))
+        .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
+        .find((e: { style?: string }) => e.style === 'danger');
+      expect(danger.confirm).toEqual(
+        expect.objectContaining({ style: 'danger', title: expect.anything(), text: expect.anything(), confirm: expect.anything(), deny: expect.anything() }),
+      );
     }
     const card = muteAllConfirmCard(s, ['x1'], 3);
-    const button = JSON.parse(JSON.stringify(card.blocks)).flatMap((b: { elements?: unknown[] }) => b.elements ?? []).find((e: { action_id?: string }) => e.action_id === ACTION.confirmMuteAll);
+    const button = JSON.parse(JSON.stringify(card.blocks))
+      .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ACTION.confirmMuteAll);
     expect(decodeValue(MuteAllTargetSchema, button.value)).toEqual({ p: 'prod', s: SESSION_ID, a: 'standup', x: ['x1'] });
   });
 });
@@ -101,7 +184,9 @@ describe('modals, Home tab and options stay within limits', () => {
 
   it('mute-everyone modal with and without an initial session', () => {
     expect(modalProblems(muteEveryoneModal())).toEqual([]);
-    expect(modalProblems(muteEveryoneModal({ text: { type: 'plain_text', text: 'standup (prod)' }, value: encodeSessionOption('prod', SESSION_ID) }))).toEqual([]);
+    expect(modalProblems(muteEveryoneModal({ text: { type: 'plain_text', text: 'standup (prod)' }, value: encodeSessionOption('prod', SESSION_ID) }))).toEqual(
+      [],
+    );
   });
 
   it('info modal with a very long text', () => {
@@ -112,7 +197,14 @@ describe('modals, Home tab and options stay within limits', () => {
     const view = homeView({
       role: 'moderator',
       commands: COMMANDS,
-      aliases: Array.from({ length: 100 }, (_v, i) => ({ teamId: 'T', alias: `a${i}`, projectName: EVIL, sessionId: SESSION_ID, createdBy: 'U', createdAt: 0 })),
+      aliases: Array.from({ length: 100 }, (_v, i) => ({
+        teamId: 'T',
+        alias: `a${i}`,
+        projectName: EVIL,
+        sessionId: SESSION_ID,
+        createdBy: 'U',
+        createdAt: 0,
+      })),
       recent: Array.from({ length: 100 }, (_v, i) => ({ teamId: 'T', projectName: 'prod', sessionId: `${SESSION_ID}${i}`, usedBy: 'U', usedAt: i })),
       now: 1_000_000,
     });
@@ -171,19 +263,59 @@ describe('help and usage are generated from the grammars', () => {
 describe('errors become one sentence with a next step', () => {
   const ctx = { project: 'prod', sessionId: 'sess-1' };
   const cases: [string, unknown, Parameters<typeof describeError>[1], RegExp][] = [
-    ['409 relayed', new VideoConflictError('x', { status: 409, raw: '{"code":409,"message":"Only routed sessions can be archived"}' }), { ...ctx, operation: 'create-session' }, /this session is relayed; recording, broadcast, SIP and audio need a routed session/i],
-    ['409 other', new VideoConflictError('x', { status: 409, raw: '{"message":"already recording"}' }), { ...ctx, operation: 'mute-all' }, /current state .*already recording; nothing was changed/],
-    ['404 connection', new VideoNotFoundError('x', { status: 404 }), { ...ctx, operation: 'disconnect', connectionId: 'c-9' }, /Connection `c-9` is not connected to session `sess-1`/],
-    ['404 stream', new VideoNotFoundError('x', { status: 404 }), { ...ctx, operation: 'mute-stream', streamId: 'st-9' }, /Stream `st-9` was not found .*`\/streams` lists/],
+    [
+      '409 relayed',
+      new VideoConflictError('x', { status: 409, raw: '{"code":409,"message":"Only routed sessions can be archived"}' }),
+      { ...ctx, operation: 'create-session' },
+      /this session is relayed; recording, broadcast, SIP and audio need a routed session/i,
+    ],
+    [
+      '409 other',
+      new VideoConflictError('x', { status: 409, raw: '{"message":"already recording"}' }),
+      { ...ctx, operation: 'mute-all' },
+      /current state .*already recording; nothing was changed/,
+    ],
+    [
+      '404 connection',
+      new VideoNotFoundError('x', { status: 404 }),
+      { ...ctx, operation: 'disconnect', connectionId: 'c-9' },
+      /Connection `c-9` is not connected to session `sess-1`/,
+    ],
+    [
+      '404 stream',
+      new VideoNotFoundError('x', { status: 404 }),
+      { ...ctx, operation: 'mute-stream', streamId: 'st-9' },
+      /Stream `st-9` was not found .*`\/streams` lists/,
+    ],
     ['404 session', new VideoNotFoundError('x', { status: 404 }), { ...ctx, operation: 'mute-all' }, /Session `sess-1` was not found in project \*prod\*/],
-    ['403', new VideoAuthError('x', { status: 403 }), { ...ctx, operation: 'mute-all' }, /refused the credentials of project \*prod\* .*suspended.*Ask an admin/],
+    [
+      '403',
+      new VideoAuthError('x', { status: 403 }),
+      { ...ctx, operation: 'mute-all' },
+      /refused the credentials of project \*prod\* .*suspended.*Ask an admin/,
+    ],
     ['timeout', new VideoTimeoutError('x'), { ...ctx, operation: 'mute-all' }, /did not answer in time.*try again/i],
     ['connection', new VideoConnectionError('x'), { ...ctx, operation: 'mute-all' }, /could not be reached; nothing was changed/],
-    ['500', new VideoApiError('x', { status: 500 }), { ...ctx, operation: 'mute-all' }, /did not answer properly \(error 500\); nothing was changed. Try again/],
+    [
+      '500',
+      new VideoApiError('x', { status: 500 }),
+      { ...ctx, operation: 'mute-all' },
+      /did not answer properly \(error 500\); nothing was changed. Try again/,
+    ],
     ['429', new VideoRateLimitError('x', { status: 429, retryAfterMs: 2500 }), { ...ctx, operation: 'mute-all' }, /Try again in 3 s/],
     ['413', new VideoApiError('x', { status: 413 }), { ...ctx, operation: 'signal' }, /too large/],
-    ['400', new VideoApiError('x', { status: 400, raw: '{"message":"bad <things>"}' }), { ...ctx, operation: 'signal' }, /invalid: bad &lt;things&gt;; nothing was changed/],
-    ['validation', new VideoValidationError('type', 'must be at most 128 bytes'), { ...ctx, operation: 'signal' }, /type: must be at most 128 bytes — nothing was sent/],
+    [
+      '400',
+      new VideoApiError('x', { status: 400, raw: '{"message":"bad <things>"}' }),
+      { ...ctx, operation: 'signal' },
+      /invalid: bad &lt;things&gt;; nothing was changed/,
+    ],
+    [
+      'validation',
+      new VideoValidationError('type', 'must be at most 128 bytes'),
+      { ...ctx, operation: 'signal' },
+      /type: must be at most 128 bytes — nothing was sent/,
+    ],
     ['unknown', new Error('boom at /secret/path'), { ...ctx, operation: 'signal' }, /Something went wrong on our side/],
   ];
   it.each(cases)('%s', (_name, error, context, expected) => {

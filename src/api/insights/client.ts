@@ -9,12 +9,7 @@ import { paginate, type Page, type PageIterator } from './pagination';
 import { projectUsageQuery, projectUsageResponse, type Metric, type ProjectUsageParams } from './projectUsage';
 import { sharedLimiter, type RateLimiter } from './rateLimiter';
 import { INSIGHTS_RETRY, parseRetryAfter, retryDelayMs, shouldRetry, type AttemptFailure, type RetryPolicy } from './retry';
-import {
-  sessionSummariesQuery,
-  sessionSummariesResponse,
-  type SessionSummariesParams,
-  type SessionSummary,
-} from './sessionSummaries';
+import { sessionSummariesQuery, sessionSummariesResponse, type SessionSummariesParams, type SessionSummary } from './sessionSummaries';
 import { chunkSessionIds, sessionsQuery, sessionsResponse, type Session, type SessionDetailSizes } from './sessions';
 
 export interface InsightsClientOptions {

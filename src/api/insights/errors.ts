@@ -5,14 +5,7 @@
  */
 
 /** Adapter-side codes for failures that carry no service errorCode. */
-export type InsightsClientCode =
-  | 'HTTP_ERROR'
-  | 'NETWORK_ERROR'
-  | 'TIMEOUT'
-  | 'ABORTED'
-  | 'MALFORMED_RESPONSE'
-  | 'QUERY_TOO_LARGE'
-  | 'INVALID_ARGUMENT';
+export type InsightsClientCode = 'HTTP_ERROR' | 'NETWORK_ERROR' | 'TIMEOUT' | 'ABORTED' | 'MALFORMED_RESPONSE' | 'QUERY_TOO_LARGE' | 'INVALID_ARGUMENT';
 
 export interface GraphqlErrorInfo {
   message: string;
@@ -116,11 +109,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out.length > MAX_SERVER_MESSAGE ? `${out.slice(0, MAX_SERVER_MESSAGE - 1)}…` : out;
 }
 
-export function fromGraphqlErrors(
-  errors: readonly GraphqlErrorInfo[],
-  status: number,
-  secrets: readonly string[],
-): InsightsError {
+export function fromGraphqlErrors(errors: readonly GraphqlErrorInfo[], status: number, secrets: readonly string[]): InsightsError {
   const clean = errors.map((e) => ({ ...e, message: redact(e.message, secrets) }));
   // The first coded error explains the failure best; the rest ride along on `errors`.
   const first = clean.find((e) => e.errorCode !== undefined) ?? clean[0];

@@ -99,9 +99,7 @@ export function projectUsageQuery(projectId: string, params: ProjectUsageParams)
   resources.push(field('usage', {}, usage));
 
   return queryDocument('ProjectUsage', [
-    projectField(projectId, [
-      field('projectData', args, [field('pageInfo', {}, ['hasNextPage', 'endCursor']), field('resources', {}, resources)]),
-    ]),
+    projectField(projectId, [field('projectData', args, [field('pageInfo', {}, ['hasNextPage', 'endCursor']), field('resources', {}, resources)])]),
   ]);
 }
 

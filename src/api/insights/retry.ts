@@ -16,10 +16,7 @@ export const INSIGHTS_RETRY_NONE: Readonly<RetryPolicy> = Object.freeze({ maxRet
 export const MAX_RETRY_AFTER_MS = 30_000;
 
 export type AttemptFailure =
-  | { kind: 'network' }
-  | { kind: 'timeout' }
-  | { kind: 'status'; status: number; retryAfterMs?: number }
-  | { kind: 'graphql'; errorCode?: number };
+  { kind: 'network' } | { kind: 'timeout' } | { kind: 'status'; status: number; retryAfterMs?: number } | { kind: 'graphql'; errorCode?: number };
 
 /** 1012 is the service's "internal server error" reported inside a GraphQL answer. */
 const RETRYABLE_ERROR_CODES: ReadonlySet<number> = new Set([1012]);

@@ -43,10 +43,7 @@ export function sessionSummariesQuery(projectId: string, params: SessionSummarie
   return queryDocument('SessionSummaries', [
     projectField(projectId, [
       field('sessionData', {}, [
-        field('sessionSummaries', args, [
-          field('pageInfo', {}, ['hasNextPage', 'endCursor']),
-          field('resources', {}, ['sessionId', meetings]),
-        ]),
+        field('sessionSummaries', args, [field('pageInfo', {}, ['hasNextPage', 'endCursor']), field('resources', {}, ['sessionId', meetings])]),
       ]),
     ]),
   ]);

@@ -50,9 +50,7 @@ export function sessionsQuery(projectId: string, sessionIds: readonly string[], 
     field('resources', {}, ['createdAt', 'destroyedAt', 'publisherMinutes', streamEndpoint('publishers', s), streamEndpoint('subscribers', s)]),
   ]);
   return queryDocument('Sessions', [
-    projectField(projectId, [
-      field('sessionData', {}, [field('sessions', { sessionIds: ids }, [field('resources', {}, ['sessionId', meetings])])]),
-    ]),
+    projectField(projectId, [field('sessionData', {}, [field('sessions', { sessionIds: ids }, [field('resources', {}, ['sessionId', meetings])])])]),
   ]);
 }
 
@@ -62,7 +60,9 @@ export function chunkSessionIds(projectId: string, sessionIds: readonly string[]
   const perSession = estimateNodes(sessionsQuery(projectId, ['probe'], sizes));
   const perRequest = Math.floor(NODE_BUDGET / perSession);
   if (perRequest < 1) {
-    invalid(`One session at these page sizes could return ${perSession.toLocaleString('en-US')} items; Insights allows ${NODE_BUDGET.toLocaleString('en-US')}.`);
+    invalid(
+      `One session at these page sizes could return ${perSession.toLocaleString('en-US')} items; Insights allows ${NODE_BUDGET.toLocaleString('en-US')}.`,
+    );
   }
   const unique = [...new Set(sessionIds.map((id) => id.trim()))];
   const chunks: string[][] = [];

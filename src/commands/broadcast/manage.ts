@@ -11,7 +11,14 @@ import { replyEphemeral } from '../../slack/respond';
 import { context, warning } from '../../views/blocks';
 import { broadcastContext, broadcastKind } from '../../kinds/broadcast';
 import { broadcastSnapshot } from '../../poller/snapshot';
-import { MAX_BROADCASTS_IN_LIST, broadcastLayoutNotice, broadcastListMessage, broadcastStreamNotice, stopChoiceCard, stopConfirmCard } from '../../views/broadcast';
+import {
+  MAX_BROADCASTS_IN_LIST,
+  broadcastLayoutNotice,
+  broadcastListMessage,
+  broadcastStreamNotice,
+  stopChoiceCard,
+  stopConfirmCard,
+} from '../../views/broadcast';
 import { type BroadcastErrorContext, broadcastErrorMessage } from '../../views/broadcast-errors';
 import type { Interaction } from '../../interaction/interaction';
 import { defineSubcommand } from '../command';
@@ -75,7 +82,9 @@ const stopSub = defineSubcommand({
     if (!resolved.ok) {
       return replyEphemeral(
         ix,
-        warning('Which broadcast? Give its ID (`/broadcast list` shows them), or set this channel’s session with `/video use <session-id|alias>` to stop the one running there.'),
+        warning(
+          'Which broadcast? Give its ID (`/broadcast list` shows them), or set this channel’s session with `/video use <session-id|alias>` to stop the one running there.',
+        ),
       );
     }
     const s = resolved.value;
@@ -84,7 +93,10 @@ const stopSub = defineSubcommand({
       running = (await ix.services.projects.client(s.projectName).broadcasts.list({ sessionId: s.sessionId, count: 50 })).items;
     } catch (error) {
       ix.logger.warn('listing the session’s broadcasts failed', { error });
-      return replyEphemeral(ix, broadcastErrorMessage(error, { operation: 'read', project: s.projectName, sessionId: s.sessionId, ...(s.alias ? { alias: s.alias } : {}) }));
+      return replyEphemeral(
+        ix,
+        broadcastErrorMessage(error, { operation: 'read', project: s.projectName, sessionId: s.sessionId, ...(s.alias ? { alias: s.alias } : {}) }),
+      );
     }
     const session = s.alias ? code(s.alias) : code(s.sessionId);
     if (running.length === 0) return replyEphemeral(ix, warning(`No broadcast is running in session ${session}; there is nothing to stop.`));
@@ -119,7 +131,9 @@ const listSub = defineSubcommand({
       projectName = project.value.projectName;
     }
     try {
-      const page = await ix.services.projects.client(projectName).broadcasts.list({ count: MAX_BROADCASTS_IN_LIST, ...(session ? { sessionId: session.sessionId } : {}) });
+      const page = await ix.services.projects
+        .client(projectName)
+        .broadcasts.list({ count: MAX_BROADCASTS_IN_LIST, ...(session ? { sessionId: session.sessionId } : {}) });
       const aliases = await aliasesOf(ix, projectName);
       await replyEphemeral(ix, broadcastListMessage(projectName, page.items, { ...(session ? { session } : {}), aliases, total: page.count }));
     } catch (error) {
@@ -186,7 +200,11 @@ const layoutSchema = z
     const layout = { type, ...(raw.stylesheet !== undefined ? { stylesheet: raw.stylesheet } : {}), ...(screenshareType ? { screenshareType } : {}) };
     const problem = layoutProblem(layout);
     if (problem) {
-      ctx.addIssue({ code: 'custom', path: [problem.includes('screen-share') ? 'screenshare' : problem.startsWith('a stylesheet') ? 'stylesheet' : 'type'], message: problem });
+      ctx.addIssue({
+        code: 'custom',
+        path: [problem.includes('screen-share') ? 'screenshare' : problem.startsWith('a stylesheet') ? 'stylesheet' : 'type'],
+        message: problem,
+      });
       return z.NEVER;
     }
     return { broadcastId: raw.broadcastId, layout, ...(raw.project !== undefined ? { project: raw.project } : {}) };
@@ -212,25 +230,22 @@ const layoutSub = defineSubcommand({
     if (!project.ok) return replyEphemeral(ix, warning(project.message));
     const projectName = project.value.projectName;
     const aliases = await aliasesOf(ix, projectName);
-    await performChange(
-      ix,
-      {
-        command: '/broadcast layout',
-        target: `broadcast ${args.broadcastId} layout ${args.layout.type}${args.layout.screenshareType ? ` screenshare ${args.layout.screenshareType}` : ''}`,
-        projectName,
-        failure: async (error) => broadcastErrorMessage(error, { operation: 'layout', project: projectName, broadcastId: args.broadcastId }),
-        card: () => ({ kind: 'broadcast', resourceId: args.broadcastId, action: 'layout', detail: args.layout.type }),
-        call: async (video) => {
-          const broadcast = await video.broadcasts.get(args.broadcastId);
-          await video.broadcasts.setLayout(args.broadcastId, args.layout);
-          return broadcast;
-        },
-        notice: (broadcast) => {
-          const alias = aliases.get(broadcast.sessionId);
-          return broadcastLayoutNotice(ix.userId, broadcast, { projectName, ...(alias ? { alias } : {}) }, args.layout);
-        },
+    await performChange(ix, {
+      command: '/broadcast layout',
+      target: `broadcast ${args.broadcastId} layout ${args.layout.type}${args.layout.screenshareType ? ` screenshare ${args.layout.screenshareType}` : ''}`,
+      projectName,
+      failure: async (error) => broadcastErrorMessage(error, { operation: 'layout', project: projectName, broadcastId: args.broadcastId }),
+      card: () => ({ kind: 'broadcast', resourceId: args.broadcastId, action: 'layout', detail: args.layout.type }),
+      call: async (video) => {
+        const broadcast = await video.broadcasts.get(args.broadcastId);
+        await video.broadcasts.setLayout(args.broadcastId, args.layout);
+        return broadcast;
       },
-    );
+      notice: (broadcast) => {
+        const alias = aliases.get(broadcast.sessionId);
+        return broadcastLayoutNotice(ix.userId, broadcast, { projectName, ...(alias ? { alias } : {}) }, args.layout);
+      },
+    });
   },
 });
 
@@ -240,13 +255,11 @@ const removeStreamSchema = z.object({
   project: projectName.optional(),
 });
 
-const addStreamSchema = removeStreamSchema
-  .extend({ audioOnly: z.boolean().optional(), videoOnly: z.boolean().optional() })
-  .superRefine((args, ctx) => {
-    if (args.audioOnly && args.videoOnly) {
-      ctx.addIssue({ code: 'custom', path: ['videoOnly'], message: 'give --audio-only or --video-only, not both (without either, both are included)' });
-    }
-  });
+const addStreamSchema = removeStreamSchema.extend({ audioOnly: z.boolean().optional(), videoOnly: z.boolean().optional() }).superRefine((args, ctx) => {
+  if (args.audioOnly && args.videoOnly) {
+    ctx.addIssue({ code: 'custom', path: ['videoOnly'], message: 'give --audio-only or --video-only, not both (without either, both are included)' });
+  }
+});
 
 const addSub = defineSubcommand({
   name: 'add',
@@ -294,33 +307,35 @@ async function changeStreams(
   const projectName = project.value.projectName;
   const aliases = await aliasesOf(ix, projectName);
   const media = args.audioOnly ? ('audio only' as const) : args.videoOnly ? ('video only' as const) : undefined;
-  await performChange(
-    ix,
-    {
-      command: change === 'added' ? '/broadcast add' : '/broadcast remove',
-      target: `stream ${args.streamId} ${change === 'added' ? 'to' : 'from'} broadcast ${args.broadcastId}`,
-      projectName,
-      failure: async (error) =>
-        broadcastErrorMessage(error, { operation: change === 'added' ? 'add-stream' : 'remove-stream', project: projectName, broadcastId: args.broadcastId, streamId: args.streamId }),
-      card: () => ({ kind: 'broadcast', resourceId: args.broadcastId, action: change === 'added' ? 'add-stream' : 'remove-stream', detail: args.streamId }),
-      call: async (video) => {
-        const broadcast = await video.broadcasts.get(args.broadcastId);
-        if (change === 'added') {
-          await video.broadcasts.addStream(args.broadcastId, args.streamId, {
-            ...(args.audioOnly ? { hasVideo: false } : {}),
-            ...(args.videoOnly ? { hasAudio: false } : {}),
-          });
-        } else {
-          await video.broadcasts.removeStream(args.broadcastId, args.streamId);
-        }
-        return broadcast;
-      },
-      notice: (broadcast) => {
-        const alias = aliases.get(broadcast.sessionId);
-        return broadcastStreamNotice(ix.userId, change, broadcast, { projectName, ...(alias ? { alias } : {}) }, args.streamId, media);
-      },
+  await performChange(ix, {
+    command: change === 'added' ? '/broadcast add' : '/broadcast remove',
+    target: `stream ${args.streamId} ${change === 'added' ? 'to' : 'from'} broadcast ${args.broadcastId}`,
+    projectName,
+    failure: async (error) =>
+      broadcastErrorMessage(error, {
+        operation: change === 'added' ? 'add-stream' : 'remove-stream',
+        project: projectName,
+        broadcastId: args.broadcastId,
+        streamId: args.streamId,
+      }),
+    card: () => ({ kind: 'broadcast', resourceId: args.broadcastId, action: change === 'added' ? 'add-stream' : 'remove-stream', detail: args.streamId }),
+    call: async (video) => {
+      const broadcast = await video.broadcasts.get(args.broadcastId);
+      if (change === 'added') {
+        await video.broadcasts.addStream(args.broadcastId, args.streamId, {
+          ...(args.audioOnly ? { hasVideo: false } : {}),
+          ...(args.videoOnly ? { hasAudio: false } : {}),
+        });
+      } else {
+        await video.broadcasts.removeStream(args.broadcastId, args.streamId);
+      }
+      return broadcast;
     },
-  );
+    notice: (broadcast) => {
+      const alias = aliases.get(broadcast.sessionId);
+      return broadcastStreamNotice(ix.userId, change, broadcast, { projectName, ...(alias ? { alias } : {}) }, args.streamId, media);
+    },
+  });
 }
 
 export const manageSubcommands = [stopSub, listSub, showSub, layoutSub, addSub, removeSub];

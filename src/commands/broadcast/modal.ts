@@ -17,7 +17,8 @@ export async function openStartModal(ix: CommandInvocation, sessionRef: string |
   if (resolved.ok) {
     const s = resolved.value;
     const value = encodeSessionOption(s.projectName, s.sessionId);
-    if (value.length <= 150) initialSession = option(`${s.alias ?? shortId(s.sessionId)} (${s.projectName})`, value, s.alias ? shortId(s.sessionId) : undefined);
+    if (value.length <= 150)
+      initialSession = option(`${s.alias ?? shortId(s.sessionId)} (${s.projectName})`, value, s.alias ? shortId(s.sessionId) : undefined);
   } else if (sessionRef !== undefined) {
     // A session was named but cannot be used: say so rather than open a form without it.
     return replyEphemeral(ix, warning(resolved.message));

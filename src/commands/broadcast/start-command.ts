@@ -64,7 +64,20 @@ export interface StartArgs {
 }
 
 /** Flags that only make sense with outputs (everything but the session and the project). */
-const SETTING_KEYS = ['dvr', 'lowLatency', 'resolution', 'maxDuration', 'maxBitrate', 'manual', 'tag', 'layout', 'screenshare', 'stylesheet', 'audioOnly', 'videoOnly'] as const;
+const SETTING_KEYS = [
+  'dvr',
+  'lowLatency',
+  'resolution',
+  'maxDuration',
+  'maxBitrate',
+  'manual',
+  'tag',
+  'layout',
+  'screenshare',
+  'stylesheet',
+  'audioOnly',
+  'videoOnly',
+] as const;
 
 function readOutputs(raw: RawStart, ctx: Ctx): RtmpOutput[] {
   const specs = raw.rtmp ?? [];
@@ -188,7 +201,12 @@ export const startSubcommand = defineSubcommand({
       projectFlag,
     ],
     schema: startSchema,
-    examples: ['standup --hls', 'standup --rtmp yt=rtmps://a.rtmp.youtube.com:443/live2/STREAM-KEY --hls --dvr', '', 'townhall --hls --low-latency --resolution 1280x720 --max-duration 2h --tag main'],
+    examples: [
+      'standup --hls',
+      'standup --rtmp yt=rtmps://a.rtmp.youtube.com:443/live2/STREAM-KEY --hls --dvr',
+      '',
+      'townhall --hls --low-latency --resolution 1280x720 --max-duration 2h --tag main',
+    ],
   },
   target: (args) => args.session ?? '',
   async run(ix, args) {

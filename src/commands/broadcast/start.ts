@@ -20,9 +20,7 @@ export const START_COMMAND = '/broadcast start';
 /** The options of a start, without the session (chosen separately). */
 export type BroadcastSettings = Omit<StartBroadcastOptions, 'sessionId'>;
 
-export type StartOutcome =
-  | { ok: true; broadcast: Broadcast; announced: AnnounceResult }
-  | { ok: false; error: unknown; message: SlackMessage };
+export type StartOutcome = { ok: true; broadcast: Broadcast; announced: AnnounceResult } | { ok: false; error: unknown; message: SlackMessage };
 
 function rtmpList(settings: BroadcastSettings) {
   const rtmp = settings.outputs.rtmp;

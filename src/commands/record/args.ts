@@ -62,7 +62,12 @@ export const resolution = z.string().transform((text, ctx): Resolution => {
 });
 
 export const layoutFlags: readonly FlagSpec[] = [
-  { name: 'layout', kind: 'value', valueLabel: 'type', description: `layout: ${LAYOUT_TYPES.join(', ')} (others than bestFit need layout classes on the streams)` },
+  {
+    name: 'layout',
+    kind: 'value',
+    valueLabel: 'type',
+    description: `layout: ${LAYOUT_TYPES.join(', ')} (others than bestFit need layout classes on the streams)`,
+  },
   { name: 'screenshare', kind: 'value', valueLabel: 'type', description: 'layout while someone shares a screen; goes with bestFit (the default)' },
   { name: 'stylesheet', kind: 'value', valueLabel: 'css', description: 'CSS of a custom layout, in quotes; goes with --layout custom' },
 ];

@@ -76,7 +76,13 @@ export async function deleteRecording(ix: Interaction, target: ArchiveRefTarget)
   const archive = await readArchive(ix, target);
   if (!archive) return undefined;
   if (!DELETABLE_STATUSES.includes(archive.status)) {
-    await recordAudit(ix, { command: '/record delete', target: `recording ${archive.id}`, projectName: target.projectName, outcome: 'error', error: `status ${archive.status}` });
+    await recordAudit(ix, {
+      command: '/record delete',
+      target: `recording ${archive.id}`,
+      projectName: target.projectName,
+      outcome: 'error',
+      error: `status ${archive.status}`,
+    });
     await replyEphemeral(ix, archiveStatusMessage({ operation: 'delete', project: target.projectName, archiveId: archive.id, status: archive.status }));
     return undefined;
   }
@@ -134,12 +140,18 @@ export async function changeStreams(
   target: ArchiveRefTarget,
   change: { streamId: string; action: 'add' | 'remove'; hasAudio?: boolean; hasVideo?: boolean },
 ): Promise<void> {
-  const media = { ...(change.hasAudio !== undefined ? { hasAudio: change.hasAudio } : {}), ...(change.hasVideo !== undefined ? { hasVideo: change.hasVideo } : {}) };
+  const media = {
+    ...(change.hasAudio !== undefined ? { hasAudio: change.hasAudio } : {}),
+    ...(change.hasVideo !== undefined ? { hasVideo: change.hasVideo } : {}),
+  };
   await performChange(ix, {
     command: `/record ${change.action}`,
     target: `stream ${change.streamId} in recording ${target.archiveId}`,
     projectName: target.projectName,
-    call: (video) => (change.action === 'add' ? video.archives.addStream(target.archiveId, change.streamId, media) : video.archives.removeStream(target.archiveId, change.streamId)),
+    call: (video) =>
+      change.action === 'add'
+        ? video.archives.addStream(target.archiveId, change.streamId, media)
+        : video.archives.removeStream(target.archiveId, change.streamId),
     notice: () => recordingStreamNotice(ix.userId, { projectName: target.projectName, archiveId: target.archiveId }, change),
     failure: async (error, video) =>
       archiveErrorMessage(error, {

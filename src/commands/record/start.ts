@@ -92,7 +92,11 @@ async function channelSessionOption(services: Services, ix: Interaction): Promis
   if (!resolved.ok) return undefined;
   const s = resolved.value;
   if (encodeSessionOption(s.projectName, s.sessionId).length > LIMITS.optionValue) return undefined;
-  return recentOption({ teamId: ix.teamId, projectName: s.projectName, sessionId: s.sessionId, usedBy: ix.userId, usedAt: services.clock() }, encodeSessionOption, s.alias);
+  return recentOption(
+    { teamId: ix.teamId, projectName: s.projectName, sessionId: s.sessionId, usedBy: ix.userId, usedAt: services.clock() },
+    encodeSessionOption,
+    s.alias,
+  );
 }
 
 /** `/record start` with nothing after it: the start form, with the channel's session picked. */
@@ -102,5 +106,8 @@ export async function openStartModal(ix: CommandInvocation): Promise<void> {
     return;
   }
   const session = await channelSessionOption(ix.services, ix);
-  await openForm(ix.client, { trigger_id: ix.triggerId, view: recordStartModal({ ...EMPTY_START_FORM, ...(session ? { session } : {}) }, ix.channelId ? { c: ix.channelId } : {}) });
+  await openForm(ix.client, {
+    trigger_id: ix.triggerId,
+    view: recordStartModal({ ...EMPTY_START_FORM, ...(session ? { session } : {}) }, ix.channelId ? { c: ix.channelId } : {}),
+  });
 }

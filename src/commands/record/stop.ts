@@ -31,7 +31,13 @@ export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, o
       projectName: target.projectName,
       call: (video) => video.archives.stop(target.archiveId),
       notice: (archive) =>
-        recordingStoppedNotice(ix.userId, { projectName: target.projectName, archiveId: archive.id, name: archive.name, sessionId: archive.sessionId, alias: target.alias }),
+        recordingStoppedNotice(ix.userId, {
+          projectName: target.projectName,
+          archiveId: archive.id,
+          name: archive.name,
+          sessionId: archive.sessionId,
+          alias: target.alias,
+        }),
       failure: async (error, video) =>
         archiveErrorMessage(error, {
           operation: 'stop',

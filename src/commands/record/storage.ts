@@ -68,5 +68,8 @@ export async function runStorage(ix: CommandInvocation, projectName: string, cle
     await replyEphemeral(ix, warning('Slack did not send what is needed to open the form; run `/record storage` again.'));
     return;
   }
-  await openForm(ix.client, { trigger_id: ix.triggerId, view: storageModal(EMPTY_STORAGE_FORM, { p: projectName, ...(ix.channelId ? { c: ix.channelId } : {}) }) });
+  await openForm(ix.client, {
+    trigger_id: ix.triggerId,
+    view: storageModal(EMPTY_STORAGE_FORM, { p: projectName, ...(ix.channelId ? { c: ix.channelId } : {}) }),
+  });
 }

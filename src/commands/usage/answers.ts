@@ -83,7 +83,12 @@ export function loadReport(cache: UsageCache, source: InsightsSource, q: ReportQ
  */
 export type SessionRanking = Extract<TopSessions, { status: 'ok' }>;
 
-export function loadTopSessions(cache: UsageCache, source: InsightsSource, q: { projectName: string; range: DateRange }, now: number): Promise<Cached<SessionRanking>> {
+export function loadTopSessions(
+  cache: UsageCache,
+  source: InsightsSource,
+  q: { projectName: string; range: DateRange },
+  now: number,
+): Promise<Cached<SessionRanking>> {
   const key = ['sessions', q.projectName, rangeKey(q.range)].join('\n');
   return cache.get(key, now, async (fetchedAt) => {
     const summaries: SessionSummary[] = [];
@@ -112,7 +117,12 @@ export function loadTopSessions(cache: UsageCache, source: InsightsSource, q: { 
   });
 }
 
-export function loadSessionDetail(cache: UsageCache, source: InsightsSource, q: { projectName: string; sessionId: string }, now: number): Promise<Cached<Session | undefined>> {
+export function loadSessionDetail(
+  cache: UsageCache,
+  source: InsightsSource,
+  q: { projectName: string; sessionId: string },
+  now: number,
+): Promise<Cached<Session | undefined>> {
   const key = ['session', q.projectName, q.sessionId].join('\n');
   return cache.get(key, now, async (fetchedAt) => {
     const [session] = await source.sessions([q.sessionId], SESSION_DETAIL_SIZES);

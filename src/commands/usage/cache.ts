@@ -45,18 +45,13 @@ export class UsageCache {
 
     let pending = this.loading.get(key);
     if (!pending) {
-      pending = load(now).then(
-        (loaded) => ({ value: loaded.value, fetchedAt: now, expiresAt: loaded.expiresAt }),
-      );
+      pending = load(now).then((loaded) => ({ value: loaded.value, fetchedAt: now, expiresAt: loaded.expiresAt }));
       this.loading.set(key, pending);
       const settle = () => this.loading.delete(key);
-      pending.then(
-        (entry) => {
-          settle();
-          this.keep(key, entry);
-        },
-        settle,
-      );
+      pending.then((entry) => {
+        settle();
+        this.keep(key, entry);
+      }, settle);
     }
     const entry = await pending;
     return { value: entry.value as T, fetchedAt: entry.fetchedAt, cached: false };

@@ -55,7 +55,13 @@ export async function postReport(to: Audience, answer: ReportAnswer, ctx: Report
 
   const message = usageReportMessage(report, ctx, 'text');
   if (!options.ephemeralFallback) {
-    const posted = await to.client.chat.postMessage({ channel: options.channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+    const posted = await to.client.chat.postMessage({
+      channel: options.channelId,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
     return { delivered: 'channel', chart: 'text', ts: posted.ts };
   }
   const announced = await announce(to, message, options.channelId);

@@ -36,7 +36,10 @@ export async function resolveConnectionOfStream(
       };
     }
     if (error instanceof InsightsError && error.code === 1017) {
-      return { ok: false, reason: 'Insights does not have this session yet: it shows sessions about 5 minutes after they start. Try again shortly, or give the connection ID.' };
+      return {
+        ok: false,
+        reason: 'Insights does not have this session yet: it shows sessions about 5 minutes after they start. Try again shortly, or give the connection ID.',
+      };
     }
     return { ok: false, reason: insightsProblem(error, { projectName: q.projectName }) };
   }

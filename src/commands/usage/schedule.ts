@@ -128,7 +128,10 @@ async function createWeekly(ix: CommandInvocation, words: readonly string[], arg
   );
   if (twin) return replyEphemeral(ix, warning(`That report is already scheduled: #${twin.id}, ${escapeMrkdwn(describeWeekly(twin))}. Nothing was added.`));
   if (active.length >= MAX_SCHEDULES_PER_TEAM) {
-    return replyEphemeral(ix, warning(`This workspace already has ${active.length} weekly reports, the most it may have. \`/usage schedule list\` shows them; cancel one first.`));
+    return replyEphemeral(
+      ix,
+      warning(`This workspace already has ${active.length} weekly reports, the most it may have. \`/usage schedule list\` shows them; cancel one first.`),
+    );
   }
 
   const now = ix.services.clock();
@@ -157,6 +160,11 @@ async function cancelSchedule(ix: CommandInvocation, words: readonly string[]): 
     return replyEphemeral(ix, warning(`There is no active weekly report ${code(`#${id}`)}; \`/usage schedule list\` shows them.`));
   }
   await store.cancelSchedule(ix.teamId, id, ix.userId, ix.services.clock());
-  await recordAudit(ix, { command: '/usage schedule cancel', target: `schedule ${id} in ${schedule.channelId}`, projectName: schedule.projectName, outcome: 'ok' });
+  await recordAudit(ix, {
+    command: '/usage schedule cancel',
+    target: `schedule ${id} in ${schedule.channelId}`,
+    projectName: schedule.projectName,
+    outcome: 'ok',
+  });
   await announce(ix, scheduleCancelledNotice(ix.userId, schedule));
 }

@@ -28,12 +28,7 @@ export interface AuthResult {
  * Checks `X-SERVICE-AUTH` the way the spec describes: HS256 with the issuer's secret, `iss`,
  * `ist`, `iat`, and `exp` at most 5 minutes after `iat` and still in the future.
  */
-export async function authenticate(
-  state: EmulatorState,
-  header: string | undefined,
-  mode: Exclude<AuthMode, 'none'>,
-  pathKey?: string,
-): Promise<AuthResult> {
+export async function authenticate(state: EmulatorState, header: string | undefined, mode: Exclude<AuthMode, 'none'>, pathKey?: string): Promise<AuthResult> {
   if (header === undefined || header.trim() === '') throw new AuthError('Missing X-SERVICE-AUTH header', true);
   const token = header.trim();
   const claims = peekOrFail(token);

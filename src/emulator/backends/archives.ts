@@ -1,17 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors';
 import { isUuid, newId } from '../ids';
-import type {
-  Archive,
-  ArchiveStatus,
-  Layout,
-  OutputMode,
-  Project,
-  Resolution,
-  Session,
-  StreamMode,
-  StreamSelection,
-} from '../state/model';
+import type { Archive, ArchiveStatus, Layout, OutputMode, Project, Resolution, Session, StreamMode, StreamSelection } from '../state/model';
 import type { BackendContext } from './context';
 import type { SessionChange } from './events';
 import { checkLayoutClasses } from './layout';
@@ -51,9 +41,7 @@ export interface ListQuery {
   sessionId?: string;
 }
 
-export type StreamChange =
-  | { addStream: string; hasAudio: boolean; hasVideo: boolean }
-  | { removeStream: string };
+export type StreamChange = { addStream: string; hasAudio: boolean; hasVideo: boolean } | { removeStream: string };
 
 export type ExternalArchiveStatus = 'failed' | 'expired' | 'available' | 'uploaded';
 
@@ -62,7 +50,12 @@ const CONTAINER_BYTES = 2_048;
 
 function bytesPerSecond(archive: Archive): number {
   if (!archive.hasVideo) return 4_000;
-  const pixels = archive.resolution ? archive.resolution.split('x').map(Number).reduce((a, b) => a * b, 1) : 640 * 480;
+  const pixels = archive.resolution
+    ? archive.resolution
+        .split('x')
+        .map(Number)
+        .reduce((a, b) => a * b, 1)
+    : 640 * 480;
   return Math.round((pixels / (640 * 480)) * 62_500);
 }
 
@@ -107,7 +100,12 @@ export class ArchivesBackend {
   }
 
   delete(apiKey: string, archiveId: string): void {
-    const archive = this.find(apiKey, archiveId, () => forbidden('Invalid archive ID'), () => forbidden('Invalid archive ID'));
+    const archive = this.find(
+      apiKey,
+      archiveId,
+      () => forbidden('Invalid archive ID'),
+      () => forbidden('Invalid archive ID'),
+    );
     if (archive.status === 'deleted') return;
     if (!this.move(archive, 'delete')) {
       throw conflict(`Archive status is '${archive.status}'; only available or uploaded archives can be deleted`);

@@ -232,9 +232,7 @@ export class BroadcastsBackend {
   }
 
   private checkSimultaneous(session: Session, tag: string | undefined): void {
-    const running = [...this.project(session.apiKey).broadcasts.values()].filter(
-      (b) => b.sessionId === session.id && b.status === 'started',
-    );
+    const running = [...this.project(session.apiKey).broadcasts.values()].filter((b) => b.sessionId === session.id && b.status === 'started');
     if (running.length === 0) return;
     if (tag === undefined) throw conflict('A broadcast is already started for this session; a unique multiBroadcastTag is required');
     if (running.some((b) => b.multiBroadcastTag === tag)) {

@@ -23,12 +23,15 @@ export class ProjectsBackend {
     const apiKey = opts.apiKey ?? state.allocateProjectKey();
     if (apiKey === '' || apiKey.includes('/')) throw badRequest('Invalid API key');
     if (state.projects.has(apiKey)) throw conflict(`Project ${apiKey} already exists`);
-    const project = emptyProject({
-      apiKey,
-      secret: opts.apiSecret ?? randomSecret(),
-      name: opts.name ?? '',
-      createdAt: clock.now(),
-    }, insightsOptions(opts));
+    const project = emptyProject(
+      {
+        apiKey,
+        secret: opts.apiSecret ?? randomSecret(),
+        name: opts.name ?? '',
+        createdAt: clock.now(),
+      },
+      insightsOptions(opts),
+    );
     state.projects.set(apiKey, project);
     return project;
   }

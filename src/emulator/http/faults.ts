@@ -54,9 +54,7 @@ export class FaultRegistry {
   /** The first fault matching this request, consuming one of its uses. */
   take(method: string, path: string): Fault | undefined {
     const entry = this.armed.find(
-      (a) =>
-        (a.fault.method === undefined || a.fault.method.toUpperCase() === method) &&
-        (path.includes(a.fault.path) || (a.pattern?.test(path) ?? false)),
+      (a) => (a.fault.method === undefined || a.fault.method.toUpperCase() === method) && (path.includes(a.fault.path) || (a.pattern?.test(path) ?? false)),
     );
     if (!entry) return undefined;
     entry.remaining -= 1;

@@ -76,9 +76,10 @@ function faultResponse(fault: Fault): RouteResponse {
   }
   const status = fault.status ?? 500;
   const headers = fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : undefined;
-  const base = fault.body !== undefined
-    ? { status, text: fault.body, contentType: fault.contentType ?? 'application/json; charset=utf-8' }
-    : { status, json: { code: status, message: 'Injected fault' } };
+  const base =
+    fault.body !== undefined
+      ? { status, text: fault.body, contentType: fault.contentType ?? 'application/json; charset=utf-8' }
+      : { status, json: { code: status, message: 'Injected fault' } };
   return headers ? { ...base, headers } : base;
 }
 

@@ -80,9 +80,17 @@ export class InsightsBackend {
       const decision = this.rate.hit(issuer, now);
       if (!decision.allowed) {
         const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        return failure(429, [requestError(undefined, `Too many requests for API key ${issuer}: at most ${RATE_LIMIT_REQUESTS} per ${RATE_LIMIT_WINDOW_MS / 1000} seconds`, { code: 'TOO_MANY_REQUESTS' })], {
-          'retry-after': String(seconds),
-        });
+        return failure(
+          429,
+          [
+            requestError(undefined, `Too many requests for API key ${issuer}: at most ${RATE_LIMIT_REQUESTS} per ${RATE_LIMIT_WINDOW_MS / 1000} seconds`, {
+              code: 'TOO_MANY_REQUESTS',
+            }),
+          ],
+          {
+            'retry-after': String(seconds),
+          },
+        );
       }
     }
 
@@ -102,7 +110,11 @@ export class InsightsBackend {
       throw error;
     }
     const invalid = validate(schema, document, specifiedRules);
-    if (invalid.length > 0) return failure(400, invalid.map((e) => toWire(e, 'validation')));
+    if (invalid.length > 0)
+      return failure(
+        400,
+        invalid.map((e) => toWire(e, 'validation')),
+      );
 
     const context: InsightsContext = {
       project,
@@ -126,7 +138,9 @@ export class InsightsBackend {
     if (this.enforceLimits) {
       const nodes = countNodes(result.data);
       if (nodes > MAX_NODES) {
-        return failure(400, [requestError(CODES.invalidParameters, `Query too large: ${nodes} nodes, at most ${MAX_NODES}; ask for fewer fields or smaller pages`)]);
+        return failure(400, [
+          requestError(CODES.invalidParameters, `Query too large: ${nodes} nodes, at most ${MAX_NODES}; ask for fewer fields or smaller pages`),
+        ]);
       }
     }
     return { status: 200, json: executionErrors.length > 0 ? { data: result.data, errors: executionErrors } : { data: result.data } };

@@ -68,12 +68,7 @@ export function addFacts(into: Facts, from: Facts): void {
 
 /** Whether a day/group holds anything worth a Metric ("only intervals that hold data appear"). */
 export function hasData(f: Facts): boolean {
-  return (
-    f.publishedMs > 0 ||
-    f.subscribedMs > 0 ||
-    [...f.participantMs.values()].some((ms) => ms > 0) ||
-    f.errors.connect.attempts > 0
-  );
+  return f.publishedMs > 0 || f.subscribedMs > 0 || [...f.participantMs.values()].some((ms) => ms > 0) || f.errors.connect.attempts > 0;
 }
 
 export interface FactCell {

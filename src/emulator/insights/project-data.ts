@@ -139,9 +139,7 @@ export function projectDataRows(sessions: Iterable<RecordedSession>, now: number
     }
     addFacts(row.facts, cell.facts);
   }
-  return [...rows.values()]
-    .filter((r) => hasData(r.facts))
-    .sort((a, b) => a.intervalStart - b.intervalStart || compareGroups(a.group, b.group));
+  return [...rows.values()].filter((r) => hasData(r.facts)).sort((a, b) => a.intervalStart - b.intervalStart || compareGroups(a.group, b.group));
 }
 
 function compareGroups(a: Partial<ClientInfo>, b: Partial<ClientInfo>): number {

@@ -312,8 +312,7 @@ function participant(
   };
 }
 
-const publisherNode = (s: StreamView) =>
-  participant(s, s.record.connectionId, s.connection.record.client, s.record, s.record.streamId, 'publisher');
+const publisherNode = (s: StreamView) => participant(s, s.record.connectionId, s.connection.record.client, s.record, s.record.streamId, 'publisher');
 
 const subscriberNode = (sub: SubscriberView) =>
   participant(sub, sub.connection.record.connectionId, sub.connection.record.client, sub.stream.record, sub.key, 'subscriber');

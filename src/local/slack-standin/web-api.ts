@@ -222,11 +222,22 @@ const methods: Record<string, Method> = {
     if (user === LOCAL_USER.id) {
       return {
         ok: true,
-        user: { id: user, team_id: LOCAL_TEAM.id, name: LOCAL_USER.name, real_name: 'You', tz: Intl.DateTimeFormat().resolvedOptions().timeZone, is_bot: false, profile: { display_name: LOCAL_USER.name, real_name: 'You' } },
+        user: {
+          id: user,
+          team_id: LOCAL_TEAM.id,
+          name: LOCAL_USER.name,
+          real_name: 'You',
+          tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          is_bot: false,
+          profile: { display_name: LOCAL_USER.name, real_name: 'You' },
+        },
       };
     }
     if (user === LOCAL_BOT.userId) {
-      return { ok: true, user: { id: user, team_id: LOCAL_TEAM.id, name: LOCAL_BOT.name, is_bot: true, profile: { display_name: LOCAL_BOT.name, bot_id: LOCAL_BOT.botId } } };
+      return {
+        ok: true,
+        user: { id: user, team_id: LOCAL_TEAM.id, name: LOCAL_BOT.name, is_bot: true, profile: { display_name: LOCAL_BOT.name, bot_id: LOCAL_BOT.botId } },
+      };
     }
     return fail('user_not_found');
   },
@@ -269,7 +280,12 @@ const methods: Record<string, Method> = {
     const filename = str(body.filename);
     const length = Number(body.length);
     if (!filename || !Number.isInteger(length) || length <= 0) return fail('invalid_arguments');
-    const file = workspace.addFile({ name: filename, length, mimetype: sniffMimetype(filename), ...(str(body.alt_text) ? { altText: str(body.alt_text)! } : {}) });
+    const file = workspace.addFile({
+      name: filename,
+      length,
+      mimetype: sniffMimetype(filename),
+      ...(str(body.alt_text) ? { altText: str(body.alt_text)! } : {}),
+    });
     return { ok: true, upload_url: `${baseUrl()}/upload/${file.id}`, file_id: file.id };
   },
 

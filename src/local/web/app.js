@@ -27,8 +27,19 @@ const ui = {
 
 /** Suggestions under the composer (any command of the app can be typed). */
 const COMMAND_SUGGESTIONS = [
-  '/video help', '/record start', '/record list', '/broadcast start', '/streams', '/usage', '/usage sessions',
-  '/session create', '/mute-all', '/captions start', '/render start', '/video watches', '/video-admin projects',
+  '/video help',
+  '/record start',
+  '/record list',
+  '/broadcast start',
+  '/streams',
+  '/usage',
+  '/usage sessions',
+  '/session create',
+  '/mute-all',
+  '/captions start',
+  '/render start',
+  '/video watches',
+  '/video-admin projects',
 ];
 
 function renderContext() {
@@ -54,8 +65,14 @@ function renderSidebar() {
     const current = ui.tab === 'channel' && c.id === ui.channel;
     return `<li><button type="button" class="sidebar-item" data-channel="${escapeHtml(c.id)}"${current ? ' aria-current="page"' : ''}>${icon}${escapeHtml(label)}</button></li>`;
   };
-  $('channel-list').innerHTML = ui.state.channels.filter((c) => !isDirect(c)).map((c) => item(c, c.name, '<span aria-hidden="true" class="sidebar-hash">#</span>')).join('');
-  $('dm-list').innerHTML = ui.state.channels.filter(isDirect).map((c) => item(c, 'Messages', '<span class="sidebar-app" aria-hidden="true">V</span>')).join('');
+  $('channel-list').innerHTML = ui.state.channels
+    .filter((c) => !isDirect(c))
+    .map((c) => item(c, c.name, '<span aria-hidden="true" class="sidebar-hash">#</span>'))
+    .join('');
+  $('dm-list').innerHTML = ui.state.channels
+    .filter(isDirect)
+    .map((c) => item(c, 'Messages', '<span class="sidebar-app" aria-hidden="true">V</span>'))
+    .join('');
   const home = $('open-home');
   if (ui.tab === 'home') home.setAttribute('aria-current', 'page');
   else home.removeAttribute('aria-current');
@@ -103,7 +120,8 @@ function renderModalStack() {
   root.hidden = false;
   const form = root.querySelector('form.modal-form');
   if (typed) restoreStateValues(form, typed);
-  const focusTarget = (focusedId && document.getElementById(focusedId)) || form.querySelector('.bk-input--error [data-input], .bk-input--error input, [data-input]');
+  const focusTarget =
+    (focusedId && document.getElementById(focusedId)) || form.querySelector('.bk-input--error [data-input], .bk-input--error input, [data-input]');
   if (focusTarget && (!sameView || focusedId)) focusTarget.focus({ preventScroll: true });
 }
 
@@ -226,7 +244,7 @@ $('toast-close').addEventListener('click', () => {
 });
 
 function optionFromElement(element, value) {
-  const options = element.option_groups ? element.option_groups.flatMap((g) => g.options ?? []) : element.options ?? [];
+  const options = element.option_groups ? element.option_groups.flatMap((g) => g.options ?? []) : (element.options ?? []);
   return options.find((o) => o.value === value);
 }
 
@@ -291,7 +309,10 @@ document.addEventListener('change', async (event) => {
   const node = event.target;
   if (node.matches('select[data-kind="select"]') && dispatches(node)) {
     await sendAction(node, { selectedOption: optionFromElement(JSON.parse(node.dataset.element), node.value) });
-  } else if (node.matches('select[data-kind="multi-select"], select[data-kind="list-select"], input[data-kind="date"], input[data-kind="time"]') && dispatches(node)) {
+  } else if (
+    node.matches('select[data-kind="multi-select"], select[data-kind="list-select"], input[data-kind="date"], input[data-kind="time"]') &&
+    dispatches(node)
+  ) {
     await sendAction(node, actionPayloadOf(readControl(node)));
   } else if (node.closest('fieldset[data-kind="radio"], fieldset[data-kind="checkboxes"]')) {
     const group = node.closest('fieldset');

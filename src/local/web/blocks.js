@@ -66,15 +66,17 @@ function buttonHtml(element, blockId) {
 
 function staticSelectHtml(element, blockId, opts) {
   const multi = element.type.startsWith('multi_');
-  const selected = multi ? element.initial_options ?? [] : element.initial_option ? [element.initial_option] : [];
+  const selected = multi ? (element.initial_options ?? []) : element.initial_option ? [element.initial_option] : [];
   const label = opts.label ?? placeholderText(element, 'Choose an option');
-  const blank = multi ? '' : `<option value=""${selected.length === 0 ? ' selected' : ''}${opts.input ? '' : ' disabled'}>${escapeHtml(placeholderText(element, 'Select an item'))}</option>`;
+  const blank = multi
+    ? ''
+    : `<option value=""${selected.length === 0 ? ' selected' : ''}${opts.input ? '' : ' disabled'}>${escapeHtml(placeholderText(element, 'Select an item'))}</option>`;
   return `<select class="bk-select"${attrs({ ...elementData(element, blockId, multi ? 'multi-select' : 'select'), ...ariaOf(opts), id: opts.id, multiple: multi, 'aria-label': opts.id ? undefined : label, 'data-input': opts.input ? element.type : undefined })}>${blank}${optionsHtml(element, selected)}</select>`;
 }
 
 function listSelectHtml(element, blockId, opts, entries, initial) {
   const multi = element.type.startsWith('multi_');
-  const chosen = new Set(multi ? initial ?? [] : initial ? [initial] : []);
+  const chosen = new Set(multi ? (initial ?? []) : initial ? [initial] : []);
   const label = opts.label ?? placeholderText(element, 'Choose');
   const blank = multi ? '' : `<option value=""${chosen.size === 0 ? ' selected' : ''}>${escapeHtml(placeholderText(element, 'Select an item'))}</option>`;
   const options = entries.map(({ id, name }) => `<option${attrs({ value: id, selected: chosen.has(id) })}>${escapeHtml(name)}</option>`).join('');
@@ -83,33 +85,40 @@ function listSelectHtml(element, blockId, opts, entries, initial) {
 
 function externalSelectHtml(element, blockId, opts) {
   const multi = element.type.startsWith('multi_');
-  const initial = multi ? element.initial_options ?? [] : element.initial_option ? [element.initial_option] : [];
+  const initial = multi ? (element.initial_options ?? []) : element.initial_option ? [element.initial_option] : [];
   const label = opts.label ?? placeholderText(element, 'Search');
   const listId = `${opts.id ?? controlId('x', blockId, element.action_id)}-list`;
-  return `<div class="bk-external"${attrs({ ...elementData(element, blockId, 'external'), 'data-input': opts.input ? element.type : undefined, 'data-selected': JSON.stringify(initial), 'data-multi': multi ? 'true' : undefined })}>`
-    + `<input type="text" class="bk-text" role="combobox" autocomplete="off"${attrs({ ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : label, 'aria-controls': listId, 'aria-expanded': 'false', 'aria-autocomplete': 'list', placeholder: placeholderText(element, 'Type to search'), value: multi ? '' : initial[0] ? optionText(initial[0]) : '' })}>`
-    + `<div class="bk-listbox" role="listbox"${attrs({ id: listId, 'aria-label': label })} hidden></div>`
-    + (multi ? `<div class="bk-chips">${initial.map((o) => `<span class="bk-chip">${escapeHtml(optionText(o))}</span>`).join('')}</div>` : '')
-    + `</div>`;
+  return (
+    `<div class="bk-external"${attrs({ ...elementData(element, blockId, 'external'), 'data-input': opts.input ? element.type : undefined, 'data-selected': JSON.stringify(initial), 'data-multi': multi ? 'true' : undefined })}>` +
+    `<input type="text" class="bk-text" role="combobox" autocomplete="off"${attrs({ ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : label, 'aria-controls': listId, 'aria-expanded': 'false', 'aria-autocomplete': 'list', placeholder: placeholderText(element, 'Type to search'), value: multi ? '' : initial[0] ? optionText(initial[0]) : '' })}>` +
+    `<div class="bk-listbox" role="listbox"${attrs({ id: listId, 'aria-label': label })} hidden></div>` +
+    (multi ? `<div class="bk-chips">${initial.map((o) => `<span class="bk-chip">${escapeHtml(optionText(o))}</span>`).join('')}</div>` : '') +
+    `</div>`
+  );
 }
 
 function overflowHtml(element, blockId) {
   const items = (element.options ?? [])
-    .map((option) => `<button type="button" role="menuitem" class="bk-menu-item"${attrs({ ...elementData(element, blockId, 'overflow-option'), 'data-value': option.value, 'data-url': option.url ? safeUrl(option.url) ?? undefined : undefined })}>${escapeHtml(optionText(option))}</button>`)
+    .map(
+      (option) =>
+        `<button type="button" role="menuitem" class="bk-menu-item"${attrs({ ...elementData(element, blockId, 'overflow-option'), 'data-value': option.value, 'data-url': option.url ? (safeUrl(option.url) ?? undefined) : undefined })}>${escapeHtml(optionText(option))}</button>`,
+    )
     .join('');
   return `<details class="bk-overflow"><summary class="bk-btn bk-btn--icon" aria-label="More actions">⋯</summary><div class="bk-menu" role="menu">${items}</div></details>`;
 }
 
 function choiceListHtml(element, blockId, opts) {
   const radio = element.type === 'radio_buttons';
-  const selected = radio ? (element.initial_option ? [element.initial_option] : []) : element.initial_options ?? [];
+  const selected = radio ? (element.initial_option ? [element.initial_option] : []) : (element.initial_options ?? []);
   const name = opts.id ?? controlId('r', blockId, element.action_id);
   const choices = (element.options ?? [])
     .map((option, i) => {
       const id = `${name}-${i}`;
       const description = option.description ? `<span class="bk-choice-description">${textObjectToHtml(option.description, opts.ctx)}</span>` : '';
-      return `<div class="bk-choice"><input${attrs({ type: radio ? 'radio' : 'checkbox', id, name, value: option.value, checked: selected.some((s) => sameOption(s, option)) })}>`
-        + `<label${attrs({ for: id })}><span class="bk-choice-text">${textObjectToHtml(option.text, opts.ctx)}</span>${description}</label></div>`;
+      return (
+        `<div class="bk-choice"><input${attrs({ type: radio ? 'radio' : 'checkbox', id, name, value: option.value, checked: selected.some((s) => sameOption(s, option)) })}>` +
+        `<label${attrs({ for: id })}><span class="bk-choice-text">${textObjectToHtml(option.text, opts.ctx)}</span>${description}</label></div>`
+      );
     })
     .join('');
   const legend = opts.label ? `<legend class="bk-label">${opts.legendHtml ?? escapeHtml(opts.label)}</legend>` : '';
@@ -155,7 +164,7 @@ export function renderElement(element, blockId, opts = {}) {
     case 'multi_conversations_select':
     case 'multi_channels_select': {
       const multi = element.type.startsWith('multi_');
-      const initial = multi ? element.initial_conversations ?? element.initial_channels : element.initial_conversation ?? element.initial_channel;
+      const initial = multi ? (element.initial_conversations ?? element.initial_channels) : (element.initial_conversation ?? element.initial_channel);
       const entries = Object.entries(ctx.channels ?? {}).map(([id, name]) => ({ id, name: `#${name}` }));
       return listSelectHtml(element, blockId, opts, entries, initial);
     }
@@ -176,9 +185,9 @@ export function renderElement(element, blockId, opts = {}) {
     case 'url_text_input':
       return textInputHtml(element, blockId, opts);
     case 'datepicker':
-      return `<input type="date" class="bk-text"${attrs({ ...elementData(element, blockId, 'date'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : opts.label ?? placeholderText(element, 'Date'), value: element.initial_date, 'data-input': opts.input ? element.type : undefined })}>`;
+      return `<input type="date" class="bk-text"${attrs({ ...elementData(element, blockId, 'date'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : (opts.label ?? placeholderText(element, 'Date')), value: element.initial_date, 'data-input': opts.input ? element.type : undefined })}>`;
     case 'timepicker':
-      return `<input type="time" class="bk-text"${attrs({ ...elementData(element, blockId, 'time'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : opts.label ?? placeholderText(element, 'Time'), value: element.initial_time, 'data-input': opts.input ? element.type : undefined })}>`;
+      return `<input type="time" class="bk-text"${attrs({ ...elementData(element, blockId, 'time'), ...ariaOf(opts), id: opts.id, 'aria-label': opts.id ? undefined : (opts.label ?? placeholderText(element, 'Time')), value: element.initial_time, 'data-input': opts.input ? element.type : undefined })}>`;
     case 'image':
       return imageHtml(element.image_url, element.alt_text, 'bk-accessory-image');
     default:
@@ -203,7 +212,9 @@ function sectionHtml(block, blockId, ctx) {
 
 function contextHtml(block, blockId, ctx) {
   const parts = (block.elements ?? [])
-    .map((element) => (element.type === 'image' ? imageHtml(element.image_url, element.alt_text, 'bk-context-image') : `<span>${textObjectToHtml(element, ctx)}</span>`))
+    .map((element) =>
+      element.type === 'image' ? imageHtml(element.image_url, element.alt_text, 'bk-context-image') : `<span>${textObjectToHtml(element, ctx)}</span>`,
+    )
     .join('');
   return `<div class="bk-block bk-context"${attrs({ 'data-block-id': blockId })}>${parts}</div>`;
 }

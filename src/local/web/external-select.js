@@ -105,7 +105,10 @@ export function installExternalSelects(hooks) {
     if (!event.target.matches('.bk-external input[role="combobox"]')) return;
     const box = event.target;
     clearTimeout(suggestionTimers.get(box));
-    suggestionTimers.set(box, setTimeout(() => requestSuggestions(box, containerOf), 150));
+    suggestionTimers.set(
+      box,
+      setTimeout(() => requestSuggestions(box, containerOf), 150),
+    );
   });
 
   document.addEventListener('focusout', (event) => {

@@ -93,8 +93,7 @@ export function restoreStateValues(root, previous) {
       node.dataset.selected = JSON.stringify(entry.selected_options);
       const chips = node.querySelector('.bk-chips');
       if (chips) chips.textContent = entry.selected_options.map((o) => o.text?.text ?? o.value).join(', ');
-    }
-    else if (entry.type === 'radio_buttons' && entry.selected_option) {
+    } else if (entry.type === 'radio_buttons' && entry.selected_option) {
       for (const input of node.querySelectorAll('input')) input.checked = input.value === entry.selected_option.value;
     } else if (entry.type === 'checkboxes') {
       const chosen = new Set(entry.selected_options.map((o) => o.value));

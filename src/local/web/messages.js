@@ -70,10 +70,12 @@ export function renderMessage(message, ctx = {}) {
   const body = message.blocks?.length ? renderBlocks(message.blocks, ctx) : `<div class="msg-text">${mrkdwnToHtml(message.text ?? '', ctx)}</div>`;
   const edited = message.edited ? '<span class="msg-edited">(edited)</span>' : '';
   const classes = ['msg', message.ephemeral ? 'msg--ephemeral' : '', isReply(message) ? 'msg--reply' : ''].filter(Boolean).join(' ');
-  return `<article class="${classes}" data-channel="${escapeHtml(message.channel)}" data-ts="${escapeHtml(message.ts)}" aria-label="${escapeHtml(`Message from ${who.name}`)}">`
-    + `<div class="msg-avatar${who.bot ? ' msg-avatar--bot' : ''}" aria-hidden="true">${initial}</div>`
-    + `<div class="msg-main"><div class="msg-head"><span class="msg-author">${escapeHtml(who.name)}</span>${badges}<time class="msg-time">${escapeHtml(messageTime(message.ts, ctx.timeZone))}</time>${edited}</div>`
-    + `<div class="msg-body">${body}</div>${filesHtml(message.files)}</div></article>`;
+  return (
+    `<article class="${classes}" data-channel="${escapeHtml(message.channel)}" data-ts="${escapeHtml(message.ts)}" aria-label="${escapeHtml(`Message from ${who.name}`)}">` +
+    `<div class="msg-avatar${who.bot ? ' msg-avatar--bot' : ''}" aria-hidden="true">${initial}</div>` +
+    `<div class="msg-main"><div class="msg-head"><span class="msg-author">${escapeHtml(who.name)}</span>${badges}<time class="msg-time">${escapeHtml(messageTime(message.ts, ctx.timeZone))}</time>${edited}</div>` +
+    `<div class="msg-body">${body}</div>${filesHtml(message.files)}</div></article>`
+  );
 }
 
 /** A parent with its thread: "N replies" toggle, and the replies when `expanded`. */

@@ -37,7 +37,9 @@ export function createPanel({ refresh, report }) {
     const select = $('emu-session');
     const previous = select.value;
     const ids = emulator.sessionIds ?? [];
-    const html = ids.length ? ids.map((id, i) => `<option value="${escapeHtml(id)}">${escapeHtml(`Session ${i + 1} · ${shortId(id)}`)}</option>`).join('') : '<option value="">No sessions</option>';
+    const html = ids.length
+      ? ids.map((id, i) => `<option value="${escapeHtml(id)}">${escapeHtml(`Session ${i + 1} · ${shortId(id)}`)}</option>`).join('')
+      : '<option value="">No sessions</option>';
     if (select.innerHTML !== html) select.innerHTML = html;
     if (ids.includes(previous)) select.value = previous;
   }
@@ -47,12 +49,22 @@ export function createPanel({ refresh, report }) {
     const session = (emulator.sessions ?? []).find((s) => s.id === selectedSession());
     const participants = session?.participants ?? [];
     $('emu-connections').innerHTML = participants.length
-      ? participants.map((p) => `<li><span class="panel-name" title="${escapeHtml(p.connectionId)}">${escapeHtml(p.name)}</span><span class="muted">${p.streams.length} ${p.streams.length === 1 ? 'stream' : 'streams'}</span><button type="button" class="bk-btn bk-btn--small" data-remove-connection="${escapeHtml(p.connectionId)}" aria-label="Remove participant ${escapeHtml(p.name)}">Remove</button></li>`).join('')
+      ? participants
+          .map(
+            (p) =>
+              `<li><span class="panel-name" title="${escapeHtml(p.connectionId)}">${escapeHtml(p.name)}</span><span class="muted">${p.streams.length} ${p.streams.length === 1 ? 'stream' : 'streams'}</span><button type="button" class="bk-btn bk-btn--small" data-remove-connection="${escapeHtml(p.connectionId)}" aria-label="Remove participant ${escapeHtml(p.name)}">Remove</button></li>`,
+          )
+          .join('')
       : `<li class="muted">${listed ? 'Nobody connected' : 'Type a connection id to remove a participant'}</li>`;
     $('emu-remove-participant').hidden = listed;
     const streams = participants.flatMap((p) => p.streams.map((stream) => ({ ...stream, owner: p.name })));
     $('emu-streams').innerHTML = streams.length
-      ? streams.map((st) => `<li><span class="panel-name" title="${escapeHtml(st.streamId)}">${escapeHtml(st.name || shortId(st.streamId))}</span><span class="muted">${escapeHtml(st.videoType)}${st.muted ? ' · muted' : ''}</span><button type="button" class="bk-btn bk-btn--small" data-remove-stream="${escapeHtml(st.streamId)}" aria-label="Remove stream ${escapeHtml(st.name || st.streamId)} of ${escapeHtml(st.owner)}">Remove</button></li>`).join('')
+      ? streams
+          .map(
+            (st) =>
+              `<li><span class="panel-name" title="${escapeHtml(st.streamId)}">${escapeHtml(st.name || shortId(st.streamId))}</span><span class="muted">${escapeHtml(st.videoType)}${st.muted ? ' · muted' : ''}</span><button type="button" class="bk-btn bk-btn--small" data-remove-stream="${escapeHtml(st.streamId)}" aria-label="Remove stream ${escapeHtml(st.name || st.streamId)} of ${escapeHtml(st.owner)}">Remove</button></li>`,
+          )
+          .join('')
       : '<li class="muted">No streams</li>';
   }
 

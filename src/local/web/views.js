@@ -17,12 +17,14 @@ export function renderModal(view, ctx = {}) {
   const body = renderBlocks(view.blocks, { ...ctx, scope, errors: view.errors ?? ctx.errors });
   const close = escapeHtml(textObjectToPlain(view.close) || (view.submit ? 'Cancel' : 'Close'));
   const submit = view.submit ? `<button type="submit" class="bk-btn bk-btn--primary">${escapeHtml(textObjectToPlain(view.submit))}</button>` : '';
-  return `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="${titleId}">`
-    + `<form class="modal-form" data-view-id="${escapeHtml(view.id)}" novalidate>`
-    + `<header class="modal-head"><h2 id="${titleId}">${title}</h2><button type="button" class="modal-x" data-role="close" aria-label="Close dialog">×</button></header>`
-    + `<div class="modal-body">${body}</div>`
-    + `<footer class="modal-foot"><button type="button" class="bk-btn" data-role="close">${close}</button>${submit}</footer>`
-    + `</form></div>`;
+  return (
+    `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="${titleId}">` +
+    `<form class="modal-form" data-view-id="${escapeHtml(view.id)}" novalidate>` +
+    `<header class="modal-head"><h2 id="${titleId}">${title}</h2><button type="button" class="modal-x" data-role="close" aria-label="Close dialog">×</button></header>` +
+    `<div class="modal-body">${body}</div>` +
+    `<footer class="modal-foot"><button type="button" class="bk-btn" data-role="close">${close}</button>${submit}</footer>` +
+    `</form></div>`
+  );
 }
 
 export function renderHome(view, ctx = {}) {

@@ -62,7 +62,16 @@ export function clickDelivery(actionId: string, value: string, responseUrl: stri
     channel: { id: channel, name: channel.toLowerCase() },
     state: { values: {} },
     response_url: responseUrl,
-    actions: [{ action_id: actionId, block_id: 'b1', text: { type: 'plain_text', text: 'button', emoji: true }, value, type: 'button', action_ts: `${Date.now() / 1000}` }],
+    actions: [
+      {
+        action_id: actionId,
+        block_id: 'b1',
+        text: { type: 'plain_text', text: 'button', emoji: true },
+        value,
+        type: 'button',
+        action_ts: `${Date.now() / 1000}`,
+      },
+    ],
   });
 }
 

@@ -38,9 +38,20 @@ export async function startReplica(t: TestApp, store: VidopsStore, options: Repl
     video: { apiUrl: t.emulator.baseUrl },
     policy: parsed.policy,
     clientFactory: (p, video) =>
-      new VideoClient({ baseUrl: video.apiUrl, apiKey: p.apiKey, apiSecret: p.apiSecret, retry: RETRY_FAST, ...(videoTimeouts && { timeouts: videoTimeouts }) }),
+      new VideoClient({
+        baseUrl: video.apiUrl,
+        apiKey: p.apiKey,
+        apiSecret: p.apiSecret,
+        retry: RETRY_FAST,
+        ...(videoTimeouts && { timeouts: videoTimeouts }),
+      }),
   });
-  const app = createApp(services, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: t.slack.apiUrl, retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 1 } });
+  const app = createApp(services, {
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    apiUrl: t.slack.apiUrl,
+    retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 1 },
+  });
   const server = (await app.start(0)) as Server;
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -243,9 +243,7 @@ export function controlRoutes(control: EmulatorControl): Route[] {
     route('GET', `${STATE}/sessions/:sessionId/connections/:connectionId/signals`, (req) =>
       ok(control.signalsReceived(key(req), sid(req), param(req, 'connectionId'))),
     ),
-    route('GET', `${STATE}/sessions/:sessionId/dtmf`, (req) =>
-      ok(control.dtmfReceived(key(req), sid(req), req.query.get('connectionId') ?? undefined)),
-    ),
+    route('GET', `${STATE}/sessions/:sessionId/dtmf`, (req) => ok(control.dtmfReceived(key(req), sid(req), req.query.get('connectionId') ?? undefined))),
     route('GET', `${STATE}/archives/:id`, (req) => ok(control.getArchive(key(req), param(req, 'id')))),
     route('GET', `${STATE}/broadcasts/:id`, (req) => ok(control.getBroadcast(key(req), param(req, 'id')))),
     route('GET', `${STATE}/renders/:id`, (req) => ok(control.getRender(key(req), param(req, 'id')))),

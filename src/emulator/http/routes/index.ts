@@ -15,12 +15,7 @@ function downloadRoutes(b: Backends): Route[] {
       pattern: '/archive-files/:apiKey/:archiveId/archive.mp4',
       auth: 'none',
       handle: (req) => {
-        const archive = b.archives.download(
-          param(req, 'apiKey'),
-          param(req, 'archiveId'),
-          req.query.get('Expires'),
-          req.query.get('Signature'),
-        );
+        const archive = b.archives.download(param(req, 'apiKey'), param(req, 'archiveId'), req.query.get('Expires'), req.query.get('Signature'));
         return {
           status: 200,
           text: `emulated archive ${archive.id} (${archive.size} bytes)`,

@@ -11,20 +11,27 @@ import { renderView } from '../views';
 
 const PROJECT = '/v2/project/:apiKey';
 export const LANGUAGE_CODES = [
-  'en-US', 'en-AU', 'en-GB', 'es-US', 'zh-CN', 'fr-FR', 'fr-CA', 'de-DE', 'hi-IN', 'it-IT', 'ja-JP', 'ko-KR', 'pt-BR', 'th-TH',
+  'en-US',
+  'en-AU',
+  'en-GB',
+  'es-US',
+  'zh-CN',
+  'fr-FR',
+  'fr-CA',
+  'de-DE',
+  'hi-IN',
+  'it-IT',
+  'ja-JP',
+  'ko-KR',
+  'pt-BR',
+  'th-TH',
 ] as const;
 export const WEBSOCKET_HEADERS_MAX_BYTES = 512;
 const SIP_FROM = /^[A-Za-z0-9_+!%`'~-]+@[^\s@]+$/;
 const RENDER_TOKEN_CODES: Record<ClientTokenFailure, number> = { format: 10001, unauthorized: 10002, session: 10007, expired: 10012 };
 
 /** Verifies the participant token of a request body; failures are 403 with `codes[failure]` or 403. */
-async function participant(
-  b: Backends,
-  apiKey: string,
-  sessionId: string,
-  token: string,
-  codes?: Record<ClientTokenFailure, number>,
-): Promise<ClientToken> {
+async function participant(b: Backends, apiKey: string, sessionId: string, token: string, codes?: Record<ClientTokenFailure, number>): Promise<ClientToken> {
   try {
     return await verifyClientToken(token, b.projects.get(apiKey), sessionId);
   } catch (error) {

@@ -11,7 +11,9 @@ const PROJECT = '/v2/project/:apiKey';
 const SESSION = `${PROJECT}/session/:sessionId`;
 
 function acceptsJson(req: RouteRequest): boolean {
-  return String(req.headers.accept ?? '').toLowerCase().includes('application/json');
+  return String(req.headers.accept ?? '')
+    .toLowerCase()
+    .includes('application/json');
 }
 
 function formValue<T extends string>(form: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
