@@ -14,6 +14,7 @@ import * as render from './render';
 import * as sessionPicker from './session-picker';
 import * as streams from './streams';
 import * as videoAdmin from './video-admin';
+import * as watch from './watch';
 
 export function register(app: App, services: Services): void {
   confirmations.register(app, services);
@@ -29,4 +30,5 @@ export function register(app: App, services: Services): void {
   audio.register(app, services);
   broadcast.register(app, services);
   videoAdmin.register(app, services);
+  watch.register(app, services);
 }

@@ -10,8 +10,12 @@ import { type Watch, createWatch, watchIdFor } from '../poller/watch';
 import { escapeMrkdwn } from '../slack/mrkdwn';
 import { announce, replyEphemeral, slackErrorCode } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { type WatchScope, alreadyWatchingMessage, notWatchingMessage, unwatchNotice, watchCard, watchesMessage } from '../views/dashboard-watch';
+import { type WatchScope, alreadyWatchingMessage, notWatchingMessage, unwatchNotice, watchesMessage } from '../views/dashboard-watch';
+import { renderCard, startModel } from '../kinds';
+import type { SessionWatchContext } from '../kinds/session-watch';
 import { recordAudit } from '../interaction/audit';
+import { applyToCards } from '../interaction/cards';
+import type { Interaction } from '../interaction/interaction';
 import { type CommandInvocation, defineSubcommand } from './command';
 import { echo, projectFlag, projectName } from './grammar';
 import { resolveProject, resolveSession } from '../interaction/session-ref';
@@ -60,7 +64,7 @@ async function resolveScope(
   ix: CommandInvocation,
   scope: string | undefined,
   project: string | undefined,
-): Promise<{ ok: true; projectName: string; sessionId: string } | { ok: false; message: string }> {
+): Promise<{ ok: true; projectName: string; sessionId: string; alias?: string } | { ok: false; message: string }> {
   const where = { teamId: ix.teamId, channelId: ix.channelId, userId: ix.userId, gate: ix.gate };
   if (scope?.toLowerCase() === 'all') {
     const resolved = await resolveProject(ix.services, where, project);
@@ -68,10 +72,11 @@ async function resolveScope(
   }
   const resolved = await resolveSession(ix.services, where, scope, project);
   if (!resolved.ok) return { ok: false, message: `${resolved.message} Or say \`all\` to watch every session of the project.` };
-  return { ok: true, projectName: resolved.value.projectName, sessionId: resolved.value.sessionId };
+  const { projectName, sessionId, alias } = resolved.value;
+  return { ok: true, projectName, sessionId, ...(alias !== undefined && { alias }) };
 }
 
-async function channelWatches(ix: CommandInvocation): Promise<Watch[]> {
+async function channelWatches(ix: Interaction): Promise<Watch[]> {
   return ix.services.store.listWatches({ teamId: ix.teamId, channelId: ix.channelId });
 }
 
@@ -102,14 +107,35 @@ export const watchSub = defineSubcommand({
     if ('problem' in args) return replyEphemeral(ix, warning(`${escapeMrkdwn(args.problem)}.`));
     const resolved = await resolveScope(ix, args.scope, rawArgs.project);
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-    const scope: WatchScope = { projectName: resolved.projectName, sessionId: resolved.sessionId, kinds: args.kinds };
+    const scope: WatchScope = {
+      projectName: resolved.projectName,
+      sessionId: resolved.sessionId,
+      kinds: args.kinds,
+      ...(resolved.alias !== undefined && { alias: resolved.alias }),
+    };
     const existing = (await channelWatches(ix)).find(
       (w) => w.kind === 'session-discovery' && w.sessionId === scope.sessionId && w.projectName === scope.projectName,
     );
     if (existing) return replyEphemeral(ix, alreadyWatchingMessage(scope));
 
     // The card first: the watch reports in its thread, so without a card there is nothing to watch for.
-    const card = watchCard(ix.userId, scope);
+    const now = ix.services.clock();
+    const model = startModel<SessionWatchContext>({
+      startedBy: ix.userId,
+      channelId: ix.channelId,
+      ...(scope.alias !== undefined && { alias: scope.alias }),
+      kinds: [...scope.kinds],
+      since: now,
+    });
+    const initialState = discoverySnapshot(undefined, { kinds: scope.kinds, allSessions: scope.sessionId === ALL_SESSIONS });
+    const subject = {
+      kind: 'session-discovery' as const,
+      resourceId: scope.sessionId,
+      sessionId: scope.sessionId,
+      projectName: scope.projectName,
+      card: model,
+    };
+    const card = renderCard(subject, initialState, now);
     let ts: string | undefined;
     try {
       ts = (await ix.client.chat.postMessage({ channel: ix.channelId, text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false })).ts;
@@ -124,14 +150,14 @@ export const watchSub = defineSubcommand({
       throw error;
     }
     if (!ts) throw new Error('chat.postMessage answered without a ts');
-    const now = ix.services.clock();
     const target = { teamId: ix.teamId, channelId: ix.channelId, messageTs: ts, projectName: scope.projectName };
     const watch = createWatch({
       target,
       kind: 'session-discovery',
       resourceId: scope.sessionId,
       sessionId: scope.sessionId,
-      initialState: discoverySnapshot(undefined, { kinds: scope.kinds, allSessions: scope.sessionId === ALL_SESSIONS }),
+      initialState,
+      card: model,
       now,
       maxAgeMs: ix.services.watchMaxAgeMs['session-discovery'],
     });
@@ -161,20 +187,30 @@ export const unwatchSub = defineSubcommand({
     if (!ix.channelId) return replyEphemeral(ix, warning('Run this in the channel that gets the news.'));
     const resolved = await resolveScope(ix, args.scope, args.project);
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-    const watches = await channelWatches(ix);
-    const discoveries = watches.filter((w) => w.kind === 'session-discovery' && w.sessionId === resolved.sessionId && w.projectName === resolved.projectName);
-    if (discoveries.length === 0) return replyEphemeral(ix, notWatchingMessage(resolved));
-    const now = ix.services.clock();
-    const threads = new Set(discoveries.map((w) => w.messageTs).filter((ts): ts is string => ts !== undefined));
-    // What the watch announced lives in its thread: those stop too, the rest of the channel's watches do not.
-    const spawned = watches.filter((w) => w.kind !== 'session-discovery' && w.messageTs === undefined && w.threadTs !== undefined && threads.has(w.threadTs));
-    for (const watch of discoveries) await ix.services.store.endWatch(watch.id, now);
-    let following = 0;
-    for (const watch of spawned) if (await ix.services.store.endWatch(watch.id, now)) following += 1;
-    await recordAudit(ix, { command: '/video unwatch', target: scopeTarget(args), projectName: resolved.projectName, outcome: 'ok' });
-    await announce(ix, unwatchNotice(ix.userId, resolved, following));
+    await stopWatching(ix, resolved, scopeTarget(args));
   },
 });
+
+/**
+ * Ends the channel's watches of the scope and what they announced, redraws their cards at once
+ * ("Stopped watching by @ana", no Stop) and tells the channel. Shared by `/video unwatch` and the
+ * card's Stop watching button.
+ */
+export async function stopWatching(ix: Interaction, scope: Pick<WatchScope, 'projectName' | 'sessionId' | 'alias'>, target: string): Promise<void> {
+  const watches = await channelWatches(ix);
+  const discoveries = watches.filter((w) => w.kind === 'session-discovery' && w.sessionId === scope.sessionId && w.projectName === scope.projectName);
+  if (discoveries.length === 0) return replyEphemeral(ix, notWatchingMessage(scope));
+  const now = ix.services.clock();
+  const threads = new Set(discoveries.map((w) => w.messageTs).filter((ts): ts is string => ts !== undefined));
+  // What the watch announced lives in its thread: those stop too, the rest of the channel's watches do not.
+  const spawned = watches.filter((w) => w.kind !== 'session-discovery' && w.messageTs === undefined && w.threadTs !== undefined && threads.has(w.threadTs));
+  for (const watch of discoveries) await ix.services.store.endWatch(watch.id, now);
+  let following = 0;
+  for (const watch of spawned) if (await ix.services.store.endWatch(watch.id, now)) following += 1;
+  await recordAudit(ix, { command: '/video unwatch', target, projectName: scope.projectName, outcome: 'ok' });
+  await applyToCards(ix, { kind: 'session-discovery', resourceId: scope.sessionId, action: 'unwatch', watchIds: discoveries.map((w) => w.id) });
+  await announce(ix, unwatchNotice(ix.userId, scope, following));
+}
 
 export const watchesSub = defineSubcommand({
   name: 'watches',

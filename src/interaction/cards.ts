@@ -16,6 +16,8 @@ export interface CardAction {
   detail?: string;
   /** The resource's state after the action, when the action changed it (from the card's last state, when that is what it needs). */
   state?: Snapshot | ((previous: Snapshot | undefined) => Snapshot);
+  /** Only these watches' cards (one channel's watch of a session, not the other channels' nor its past ones). */
+  watchIds?: readonly string[];
 }
 
 /** Redraws the resource's cards; resolves the message ts of each card redrawn. */
@@ -34,14 +36,14 @@ export async function applyToCards(ix: Interaction, change: CardAction): Promise
   }
   const redrawn: string[] = [];
   for (const watch of watches) {
-    if (watch.messageTs === undefined) continue;
+    if (watch.messageTs === undefined || (change.watchIds && !change.watchIds.includes(watch.id))) continue;
     const card = record ? withAction(watch, record) : (watch.card ?? {});
     const state = typeof change.state === 'function' ? change.state(watch.lastState) : change.state;
     try {
       await store.updateCard(watch.id, { card, ...(state !== undefined && { state }), at: now });
       const message = renderCard({ ...watch, card }, state ?? watch.lastState, now);
-      if (message) await ix.client.chat.update({ channel: watch.channelId, ts: watch.messageTs, text: message.text, blocks: message.blocks });
-      if (kind && record)
+      await ix.client.chat.update({ channel: watch.channelId, ts: watch.messageTs, text: message.text, blocks: message.blocks });
+      if (record)
         await ix.client.chat.postMessage({ channel: watch.channelId, thread_ts: watch.messageTs, text: actionLine(kind, record), unfurl_links: false });
       redrawn.push(watch.messageTs);
     } catch (error) {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { GoneSnapshot, Snapshot, WatchKind } from '../poller/snapshot';
+import type { TransitionEvent } from '../poller/transitions';
 import { userMention } from '../slack/mrkdwn';
 import type { SlackMessage } from '../views/blocks';
 
@@ -36,6 +37,14 @@ export interface CardView<S extends Snapshot, C> {
   context: C;
   actions: readonly ActionRecord[];
   now: number;
+  /** What the poll that redraws the card reported in its thread, oldest first; none on other redraws. */
+  latest?: readonly LatestChange[];
+}
+
+/** A change a poll reported: what kind of change, and the thread reply that worded it. */
+export interface LatestChange {
+  type: TransitionEvent['type'];
+  text: string;
 }
 
 export interface Nouns {

@@ -7,6 +7,7 @@ import { code, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { KIND_NOUNS } from '../kinds';
 import { stopReasonWords as composerStopReason } from '../kinds/composer';
 import { stopReasonWords } from '../kinds/recording';
+import { EXPIRED_REPLY } from '../kinds/session-watch';
 import { formatBytes, formatDuration } from '../views/format';
 import type { WatchKind } from './snapshot';
 import type { Severity, Transition, TransitionEvent } from './transitions';
@@ -107,7 +108,7 @@ export function messageFor(transition: Transition): string {
     case 'gone':
       return `${NOUNS[event.kind]} no longer exists on the service`;
     case 'watch-expired':
-      if (event.kind === 'session-discovery') return 'Stopped watching this session for new recordings and broadcasts';
+      if (event.kind === 'session-discovery') return EXPIRED_REPLY;
       return withDetail(`Stopped watching this ${NOUNS[event.kind].toLowerCase()}`, event.lastStatus && `last status ${escapeMrkdwn(event.lastStatus)}`);
   }
 }

@@ -10,7 +10,7 @@ import { videoCallbackRoute } from '../http/callbacks';
 import type { Logger } from '../log';
 import type { Services } from '../services';
 import { ProjectBudgets } from './budget';
-import { type CardBuilders, cardRenderer } from './cards';
+import { cardRenderer } from './cards';
 import { type DelivererOptions, OutboxDeliverer, type SlackPoster } from './delivery';
 import { HomeRefresher } from './home-refresh';
 import { type CycleReport, Poller, type PollerOptions } from './poller';
@@ -37,8 +37,6 @@ export interface PollerServiceOptions {
   clock?: Clock;
   timers?: Timers;
   random?: Random;
-  /** Card views per kind (see cards.ts); kinds without one get the compact status card. */
-  cards?: CardBuilders;
   /** Overrides for tests and the bench (tick, leases…). */
   poller?: Partial<Pick<PollerOptions, 'tickMs' | 'leaseMs' | 'batch'>>;
   deliverer?: Partial<
@@ -112,7 +110,7 @@ export class PollerService {
       claimLimit: settings.claimLimit,
       perProjectLimit: settings.perProjectLimit,
       maxWatchAgeMs: settings.maxWatchAgeMs,
-      renderCard: cardRenderer({ builders: options.cards, clock }),
+      renderCard: cardRenderer({ clock }),
       ...options.poller,
     });
     this.deliverer = new OutboxDeliverer({
@@ -175,7 +173,6 @@ export interface PollerRuntimeInput {
   slack: { botToken: string; apiUrl?: string; fetch?: typeof fetch };
   /** Publishes one user's App Home tab (actions/home.ts `publishHome`; passed in to keep the poller free of the listeners). */
   publishHome(client: webApi.WebClient, teamId: string, userId: string): Promise<void>;
-  cards?: CardBuilders;
 }
 
 export interface PollerRuntime {
@@ -214,7 +211,6 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
     settings,
     logger: services.logger,
     clock: services.clock,
-    ...(input.cards && { cards: input.cards }),
   });
   const routes = settings.callbackToken
     ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })]

@@ -1,5 +1,5 @@
 /**
- * The buttons a watched resource offers on the dashboard and on the poller's status cards: the
+ * The buttons a watched resource offers on the App Home dashboard: the
  * very buttons of its own card (built by its view, same action ids and values), so the listeners
  * that serve the cards serve these too. Only while the resource runs, and only where the watch
  * knows all a button carries: a phone call's Hang up and an audio connection's Stop need the

@@ -1,9 +1,10 @@
-/** Answers of `/video watch|unwatch|watches`: the watch card, the stop notice, the channel's list. */
-import { ALL_SESSIONS, type DiscoverableKind, type DiscoverySnapshot, discoverySnapshot } from '../poller/snapshot';
+/** Answers of `/video watch|unwatch|watches` besides the watch's card (src/kinds/session-watch): the stop notice, the channel's list. */
+import { ALL_SESSIONS, type DiscoverableKind } from '../poller/snapshot';
 import type { Watch } from '../poller/watch';
 import { escapeAndTruncate, userMention } from '../slack/mrkdwn';
-import { type KnownBlock, type SlackMessage, context, section, stripMrkdwn } from './blocks';
-import { dashboardBlocks, discoveryNouns, watchScope } from './dashboard';
+import { type SlackMessage, context, section, stripMrkdwn } from './blocks';
+import { discoveryNouns as nounsOf, watchScope } from '../kinds/session-watch';
+import { dashboardBlocks } from './dashboard';
 
 function project(name: string): string {
   return `*${escapeAndTruncate(name, 100)}*`;
@@ -14,9 +15,9 @@ export interface WatchScope {
   /** A session ID, or ALL_SESSIONS. */
   sessionId: string;
   kinds: readonly DiscoverableKind[];
+  /** The alias the session was named by. */
+  alias?: string;
 }
-
-const nounsOf = (kinds: readonly DiscoverableKind[]): string => discoveryNouns(discoverySnapshot(undefined, { kinds }) as DiscoverySnapshot);
 
 /**
  * The scope in plain words for fallback texts (stripping mrkdwn would eat the underscores of
@@ -24,16 +25,6 @@ const nounsOf = (kinds: readonly DiscoverableKind[]): string => discoveryNouns(d
  */
 const plainScope = (scope: Pick<WatchScope, 'projectName' | 'sessionId'>): string =>
   scope.sessionId === ALL_SESSIONS ? `every session of ${escapeAndTruncate(scope.projectName, 100)}` : `session ${escapeAndTruncate(scope.sessionId, 300)}`;
-
-/** The card posted in the channel; what is discovered is reported in its thread. */
-export function watchCard(actor: string, scope: WatchScope): SlackMessage {
-  const sentence = (where: string) => `Watching ${where} for new ${nounsOf(scope.kinds)} started outside this channel.`;
-  const blocks: KnownBlock[] = [
-    section(`:eyes: ${sentence(watchScope(scope))}`),
-    context(`Set up by ${userMention(actor)} · project ${project(scope.projectName)} · news in this thread · stop with \`/video unwatch\``),
-  ];
-  return { text: `:eyes: ${sentence(plainScope(scope))}`, blocks };
-}
 
 export function alreadyWatchingMessage(scope: WatchScope): SlackMessage {
   const text = `:eyes: This channel already watches ${watchScope(scope)} for new ${nounsOf(scope.kinds)}. \`/video unwatch\` stops it first if you want other kinds.`;

@@ -1,12 +1,12 @@
 /**
  * What the workspace is watching, as the App Home dashboard shows it, and the one-line summary
- * of a watched resource that the dashboard and the poller's compact status cards share.
+ * of a watched resource on it.
  * Pure: watches in, blocks out. Names and statuses from the service are escaped.
  */
 import type { Watch, WatchKind } from '../poller/watch';
 import { KIND_NOUNS } from '../kinds';
+import { discoveryNouns, watchScope } from '../kinds/session-watch';
 import {
-  ALL_SESSIONS,
   type ArchiveSnapshot,
   type AudioSnapshot,
   type BroadcastSnapshot,
@@ -53,20 +53,7 @@ const STATUS_ICONS: Record<string, string> = {
   [GONE]: ':grey_question:',
 };
 
-const DISCOVERY_NOUNS = { archive: 'recordings', broadcast: 'broadcasts', render: 'composers' } as const;
-
 const shortId = (id: string): string => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
-
-/** "recordings, broadcasts and composers". */
-export function discoveryNouns(snapshot: DiscoverySnapshot | undefined): string {
-  const nouns = discoveryKinds(snapshot).map((k) => DISCOVERY_NOUNS[k]);
-  return nouns.length <= 1 ? (nouns[0] ?? '') : `${nouns.slice(0, -1).join(', ')} and ${nouns.at(-1)}`;
-}
-
-/** Where a watch looks: "session `x`" or "every session of *prod*". */
-export function watchScope(watch: Pick<Watch, 'sessionId' | 'projectName'>): string {
-  return watch.sessionId === ALL_SESSIONS ? `every session of *${escapeAndTruncate(watch.projectName, 60)}*` : `session ${code(watch.sessionId)}`;
-}
 
 function named(name: string | undefined, id: string): string {
   return name ? `“${escapeAndTruncate(name, 80)}”` : code(shortId(id));
@@ -122,7 +109,7 @@ export function summarize(watch: Pick<Watch, 'kind' | 'resourceId' | 'sessionId'
     }
     case 'session-discovery': {
       const s = state as DiscoverySnapshot | undefined;
-      return { ...base, title: watchScope(watch), facts: [`new ${discoveryNouns(s)}`] };
+      return { ...base, title: watchScope(watch), facts: [`new ${discoveryNouns(discoveryKinds(s))}`] };
     }
   }
 }

@@ -25,6 +25,8 @@ export const ACTION = {
   adminActivateProject: 'vidops.admin.activate',
   adminDeleteProject: 'vidops.admin.delete',
   adminRotateSecret: 'vidops.admin.rotate_secret',
+  /** "Stop watching" on a session watch's card (`/video watch`), confirm dialog first. */
+  stopWatching: 'vidops.watch.stop',
   /** "Stop captions" on a live-captions card (Slack's confirm dialog first). */
   stopCaptions: 'vidops.captions.stop',
   /** "Stop" on a composer card or in `/render list` / `show` (Slack's confirm dialog first). */

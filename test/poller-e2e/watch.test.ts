@@ -40,7 +40,7 @@ describe('watching what starts elsewhere, callbacks and the Home dashboard', () 
     const watchCard = lastCard();
     expect(watch.messageTs).toBe(watchCard.ts);
     expect(t.slack.callsOf('chat.postMessage', since)).toHaveLength(1);
-    expect(watchCard.text).toBe(`:eyes: Watching session ${seeded.sessionId} for new recordings started outside this channel.`);
+    expect(watchCard.text).toBe(`<@${USERS.moderator}> is watching session ${seeded.sessionId} for new recordings started outside this channel.`);
 
     await t.poller!.step(3_000);
     const archive = await video().archives.start({ sessionId: seeded.sessionId, name: 'Started by the web app' });
@@ -56,7 +56,7 @@ describe('watching what starts elsewhere, callbacks and the Home dashboard', () 
     ]);
     // The watch card is redrawn with the news.
     expect(card(t, watchCard.ts).updates).toBe(1);
-    expect(renderedText(card(t, watchCard.ts).blocks)).toContain('New recording started in this session');
+    expect(renderedText(card(t, watchCard.ts).blocks)).toContain('*Found lately*\nNew recording started in this session');
 
     // Broadcasts were not asked for.
     const broadcast = await video().broadcasts.start({ sessionId: seeded.sessionId, outputs: { hls: {} } });

@@ -3,11 +3,11 @@
  * redraws and the dashboard (against Slack's Block Kit limits), and the Home refresh throttle.
  */
 import { hintIds } from '../../src/poller/service';
-import { cardRenderer, statusCard } from '../../src/poller/cards';
+import { cardRenderer } from '../../src/poller/cards';
 import { HomeRefresher, HomeViewers } from '../../src/poller/home-refresh';
 import { DEFAULT_POLLER_SETTINGS, pollerSettingsFromEnv } from '../../src/poller/settings';
 import { ALL_SESSIONS, type Snapshot, type WatchKind, discoverySnapshot } from '../../src/poller/snapshot';
-import type { Transition } from '../../src/poller/transitions';
+import { type Transition, expiryTransition } from '../../src/poller/transitions';
 import type { Watch } from '../../src/poller/watch';
 import { dashboardBlocks } from '../../src/views/dashboard';
 import { watchButtons } from '../../src/views/dashboard-buttons';
@@ -127,24 +127,35 @@ describe('card redraws', () => {
     expect(JSON.stringify(card)).not.toContain('<review>');
   });
 
+  const redraw = (kind: WatchKind, state: Snapshot) => cardRenderer({ clock: () => T0 })(watch(kind, undefined), state, [])!;
+
   it('keeps the Stop button of a running composer or captions, drops it once ended', () => {
-    const running = statusCard({ kind: 'render', snapshot: { status: 'started', createdAt: T0 }, watch: watch('render', undefined), transitions: [], now: T0 });
+    const running = redraw('render', { status: 'started', createdAt: T0 });
     expect(JSON.stringify(running.blocks)).toContain(ACTION.stopRender);
-    const stopped = statusCard({ kind: 'render', snapshot: { status: 'stopped', createdAt: T0 }, watch: watch('render', undefined), transitions: [], now: T0 });
+    const stopped = redraw('render', { status: 'stopped', createdAt: T0 });
     expect(JSON.stringify(stopped.blocks)).not.toContain(ACTION.stopRender);
     expect(watchButtons(watch('captions', { status: 'ended', startedAt: T0, maxDurationS: 300 }))).toEqual([]);
   });
 
   it('keeps Hang up on a redrawn call card and Stop on an audio connection card while they run', () => {
     const call = { status: 'connected' as const, streamId: 'st-1', dialedAt: T0, connectionId: 'conn-call' };
-    const callCard = statusCard({ kind: 'sip', snapshot: call, watch: watch('sip', undefined), transitions: [], now: T0 });
+    const callCard = redraw('sip', call);
     expect(JSON.stringify(callCard.blocks)).toContain(ACTION.sipHangUp);
     expect(JSON.stringify(callCard.blocks)).toContain('conn-call');
     expect(watchButtons(watch('sip', { ...call, status: 'ended' }))).toEqual([]);
     const audio = { status: 'active' as const, connectionId: 'conn-audio' };
-    const audioCard = statusCard({ kind: 'audio', snapshot: audio, watch: watch('audio', undefined), transitions: [], now: T0 });
+    const audioCard = redraw('audio', audio);
     expect(JSON.stringify(audioCard.blocks)).toContain(ACTION.stopAudio);
     expect(watchButtons(watch('audio', { ...audio, status: 'ended' }))).toEqual([]);
+  });
+
+  it('draws a session watch that expired as stopped, when and after how long, with no Stop watching', () => {
+    const state = discoverySnapshot({ archives: [], broadcasts: [] });
+    const stored = watch('session-discovery', state, { card: { context: { startedBy: 'U0MOD', since: T0 - 24 * 3_600_000 }, actions: [] } });
+    const card = cardRenderer({ clock: () => T0 })(stored, state, [expiryTransition('session-discovery', state)])!;
+    expect(renderedText(card.blocks)).toContain('*Status*\n:black_circle: stopped — expired after 24 h, <!date^');
+    expect(JSON.stringify(card.blocks)).not.toContain(ACTION.stopWatching);
+    expect(card.text).toContain('Stopped watching session 2_MX40session');
   });
 
   it('draws a broadcast with its own card (statuses only, Stop while it runs)', () => {

@@ -82,7 +82,10 @@ describe('messageFor', () => {
     [{ type: 'status-changed', kind: 'render', status: 'paused' }, 'Composer is now paused'],
     [{ type: 'gone', kind: 'archive' }, 'Recording no longer exists on the service'],
     [{ type: 'watch-expired', kind: 'broadcast', lastStatus: 'started' }, 'Stopped watching this broadcast: last status started'],
-    [{ type: 'watch-expired', kind: 'session-discovery', lastStatus: 'watching' }, 'Stopped watching this session for new recordings and broadcasts'],
+    [
+      { type: 'watch-expired', kind: 'session-discovery', lastStatus: 'watching' },
+      'Stopped watching: this watch reached its maximum age. `/video watch` starts it again',
+    ],
     [{ type: 'archive-stopped', reason: 'a new <reason>' }, 'Recording stopped: a new &lt;reason&gt;'],
   ])('%j', (event, text) => {
     expect(messageFor(t(event))).toBe(text);
