@@ -12,6 +12,7 @@ import { ACTION, BLOCK, CALLBACK } from '../../src/views/ids';
 import { CHANNEL, SIGNING_SECRET, TEAM, USERS, slashCommandFields, startTestApp, type TestApp } from '../harness/app';
 import { signBody, signedEvent, signedInteraction } from '../harness/signing';
 import { FUZZ_SEED } from './hostile';
+import { collectUnhandledRejections } from '../security/support';
 
 const RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 30) * 4;
 const FORM = 'application/x-www-form-urlencoded';
@@ -126,15 +127,12 @@ function cases(t: TestApp, sessionId: string): fc.Arbitrary<Case> {
 
 describe('payload shapes fuzzed through the receiver', () => {
   let t: TestApp;
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown) => rejections.push(reason);
+  const rejections = collectUnhandledRejections();
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
     t = await startTestApp();
   });
   afterAll(async () => {
-    process.off('unhandledRejection', onRejection);
     await t.close();
   });
 

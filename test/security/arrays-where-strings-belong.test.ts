@@ -8,20 +8,18 @@
 import { CHANNEL, SIGNING_SECRET, TEAM, USERS, slashCommandFields, startTestApp, type TestApp } from '../harness/app';
 import { signBody, signedInteraction } from '../harness/signing';
 import { renderedText } from '../harness/text';
+import { collectUnhandledRejections } from './support';
 
 const FORM = 'application/x-www-form-urlencoded';
 
 describe('finding 9: arrays where strings belong', () => {
   let t: TestApp;
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown) => rejections.push(reason);
+  const rejections = collectUnhandledRejections();
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
     t = await startTestApp();
   });
   afterAll(async () => {
-    process.off('unhandledRejection', onRejection);
     await t.close();
   });
 

@@ -11,20 +11,18 @@ import { EventEmitter } from 'node:events';
 import { handleProcessFailures } from '../../src/process-failures';
 import { CHANNEL, SIGNING_SECRET, startTestApp, type TestApp } from '../harness/app';
 import { signBody, signedEvent } from '../harness/signing';
+import { collectUnhandledRejections } from './support';
 
 const FORM = 'application/x-www-form-urlencoded';
 
 describe('finding 5: one signed request stops the process', () => {
   let t: TestApp;
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown) => rejections.push(reason);
+  const rejections = collectUnhandledRejections();
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
     t = await startTestApp();
   });
   afterAll(async () => {
-    process.off('unhandledRejection', onRejection);
     await t.close();
   });
 

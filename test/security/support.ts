@@ -45,3 +45,12 @@ export function logCapture(): { stream: { write(line: string): void }; records: 
     records,
   };
 }
+
+/** The unhandled rejections seen while the suite runs (a test asserts there are none); listens from beforeAll to afterAll. */
+export function collectUnhandledRejections(): unknown[] {
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => void rejections.push(reason);
+  beforeAll(() => void process.on('unhandledRejection', onRejection));
+  afterAll(() => void process.off('unhandledRejection', onRejection));
+  return rejections;
+}
