@@ -7,6 +7,7 @@
  * Archive names and tags come from people, so they are escaped; download URLs never reach a card.
  */
 import { z } from 'zod';
+import type { ArchiveResource } from '../poller/resources';
 import type { ArchiveSnapshot } from '../poller/snapshot';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import type { ArchiveTarget } from '../views/archive-values';
@@ -17,19 +18,8 @@ import { recordingStartedHeadline } from '../views/archive-notices';
 import { encodeValue } from '../views/values';
 import { type ActionRecord, type CardView, type ResourceKind, actionsContext } from './kind';
 
-/** The fields of an archive the views read; the adapter's `Archive` has them all. */
-export interface ArchiveCardData {
-  id: string;
-  status: string;
-  sessionId: string;
-  /** ms since epoch */
-  createdAt: number;
-  /** seconds; 0 while started */
-  duration: number;
-  /** bytes; 0 until a file exists */
-  size: number;
-  name?: string | null;
-  reason?: string | null;
+/** The fields of an archive the card reads (the poller's resource plus the output settings); the adapter's `Archive` has them all. */
+export interface ArchiveCardData extends ArchiveResource {
   outputMode?: string;
   resolution?: string | null;
   streamMode?: string;
