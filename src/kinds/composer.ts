@@ -80,7 +80,8 @@ export function detailFields(render: RenderView, maxDurationS?: number): KnownBl
     `*Resolution*\n${render.resolution ? escapeMrkdwn(render.resolution) : '1280x720'}`,
     `*Stream name*\n${render.name ? escapeAndTruncate(render.name, 200) : '_none_'}`,
   ];
-  if (maxDurationS !== undefined) items.push(`*Stops by itself*\nafter ${formatDuration(maxDurationS)}`);
+  // Only a composer still running will stop by itself.
+  if (maxDurationS !== undefined && isRenderRunning(render.status)) items.push(`*Stops by itself*\nafter ${formatDuration(maxDurationS)}`);
   items.push(`*Composer ID*\n${code(render.id)}`);
   if (render.streamId) items.push(`*Stream ID*\n${code(render.streamId)}`);
   return fields(items);

@@ -37,7 +37,6 @@ describe('composer card from its model', () => {
     'https://meet.example.com/board/42',
     '*Resolution*\n1920x1080',
     '*Stream name*\nWhiteboard',
-    '*Stops by itself*\nafter 1 h',
     `session ID \`${SESSION_ID}\``,
   ];
 
@@ -54,13 +53,14 @@ describe('composer card from its model', () => {
     ['stopped at its maximum duration (transition)', { status: 'stopped', createdAt: T0, reason: 'Max Duration Exceeded' }, [], 0, 'maximum duration reached'],
     ['failed (transition)', { status: 'failed', createdAt: T0, reason: 'page crashed' }, [], 0, ':x: failed (page crashed)'],
     ['gone (transition)', { status: 'gone' }, [], 0, 'gone'],
-  ] as const)('%s: URL, resolution, name kept; Stop only while it runs', (_when, state, actions, stops, status) => {
+  ] as const)('%s: URL, resolution, name kept; Stop and "stops by itself" only while it runs', (_when, state, actions, stops, status) => {
     const card = draw(state as RenderSnapshot, [...actions]);
     expect(messageProblems(card)).toEqual([]);
     const text = renderedText(card);
     for (const field of FIELDS) expect(text).toContain(field);
     expect(text).toContain(status);
     expect(findElements(card, ACTION.stopRender)).toHaveLength(stops);
+    expect(text.includes('*Stops by itself*\nafter 1 h')).toBe(stops === 1);
     if (actions.length > 0) expect(text).toContain('Stopped by <@U0ANA>');
     expect(card.text).toMatch(/^Composer “Whiteboard” in session standup: /);
   });
