@@ -70,6 +70,38 @@ export interface StoredSecret {
   updatedAt: number;
 }
 
+/** The session a mute record belongs to. */
+export interface MuteKey {
+  teamId: string;
+  projectName: string;
+  sessionId: string;
+}
+
+/** One stream vidops force-muted: who, when and through what (`/mute`, the Mute button…). */
+export interface StreamMute {
+  streamId: string;
+  by: string;
+  at: number;
+  via: string;
+}
+
+/** The session's mute-everyone state as vidops last set it (on with its exclusions, or lifted). */
+export interface SessionMute {
+  active: boolean;
+  /** Streams spared when it was turned on. */
+  excluded: string[];
+  by: string;
+  at: number;
+  via: string;
+}
+
+/** What vidops knows of a session's mutes: what it did, not whether anyone unmuted since. */
+export interface MuteState {
+  /** Oldest first; one per stream (its latest mute). */
+  streams: StreamMute[];
+  session?: SessionMute;
+}
+
 export interface Store {
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
@@ -98,6 +130,12 @@ export interface Store {
 
   putSecret(secret: StoredSecret): Promise<void>;
   getSecret(name: string): Promise<StoredSecret | undefined>;
+
+  /** Records (or replaces) the latest mute of a stream. */
+  putStreamMute(key: MuteKey, mute: StreamMute): Promise<void>;
+  /** Records the session's mute-everyone state (replacing the one before). */
+  putSessionMute(key: MuteKey, state: SessionMute): Promise<void>;
+  getMuteState(key: MuteKey): Promise<MuteState>;
 }
 
 /** How far behind the poller and the outbox are, read at scrape time for the metrics. */
