@@ -4,6 +4,7 @@
  * Both also hold the poller's watches and outbox (WatchStore, src/poller/watch.ts); later
  * features extend these interfaces with new migrations.
  */
+import type { MuteState, SessionMute, StreamMute } from '../poller/snapshot';
 import type { WatchStore } from '../poller/watch';
 import type { ScheduleStore } from '../schedules/types';
 import type { DeliveryLedger } from '../slack/dedupe';
@@ -77,30 +78,7 @@ export interface MuteKey {
   sessionId: string;
 }
 
-/** One stream vidops force-muted: who, when and through what (`/mute`, the Mute button…). */
-export interface StreamMute {
-  streamId: string;
-  by: string;
-  at: number;
-  via: string;
-}
-
-/** The session's mute-everyone state as vidops last set it (on with its exclusions, or lifted). */
-export interface SessionMute {
-  active: boolean;
-  /** Streams spared when it was turned on. */
-  excluded: string[];
-  by: string;
-  at: number;
-  via: string;
-}
-
-/** What vidops knows of a session's mutes: what it did, not whether anyone unmuted since. */
-export interface MuteState {
-  /** Oldest first; one per stream (its latest mute). */
-  streams: StreamMute[];
-  session?: SessionMute;
-}
+export type { MuteState, SessionMute, StreamMute } from '../poller/snapshot';
 
 export interface Store {
   /** Applies pending migrations; safe to call on every start. */
