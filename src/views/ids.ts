@@ -19,6 +19,8 @@ export const ACTION = {
   consolePost: 'vidops.console.post',
   /** A button of the picker shown for an ambiguous name (`/mute bo`, `/kick bo`): acts on that participant. */
   pickParticipant: 'vidops.people.pick',
+  /** Disconnect on the `/kick <name>` card (the card is the one confirmation: no dialog). */
+  kickPerson: 'vidops.people.kick',
   /** "Cancel" on a confirmation card: removes the card. */
   cancel: 'vidops.cancel',
   /** External select offering aliases and recent sessions (options load from the app). */
