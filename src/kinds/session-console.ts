@@ -70,7 +70,7 @@ export function lastMuteOf(streamId: string, mutes: MuteState): { by: string; at
 function rowText(stream: ConsoleStream, mutes: MuteState): string {
   const mute = lastMuteOf(stream.id, mutes);
   const spared = mutes.session?.active && mutes.session.excluded.includes(stream.id) && !mute;
-  const state = mute ? `:mute: ${muteWords(mute)}` : spared ? ':speaker: spared when everyone was muted' : ':speaker: not muted by vidops';
+  const state = mute ? `:mute: ${muteWords(mute)}` : spared ? ':speaker: spared when everyone was muted' : ':speaker: no mute from vidops';
   return `*${participantText(stream)}* · ${videoTypeText(stream.videoType)}\n${state}`;
 }
 

@@ -44,14 +44,15 @@ export function pickerMessage(s: SessionRef, query: string, candidates: readonly
   const sentence = `Several people in ${sessionWords(s)} match “${escapeAndTruncate(query, 60)}”: whom do you want to ${verb}?`;
   const blocks: KnownBlock[] = [
     section(`:busts_in_silhouette: ${sentence}`),
-    actions(
-      shown.map((stream) =>
+    // One block per person: Slack wants each action_id once per block.
+    ...shown.map((stream) =>
+      actions([
         button({
           actionId: ACTION.pickParticipant,
           text: `${participantLabel(stream)} · ${stream.videoType ?? 'stream'} · ${stream.id.slice(0, 8)}`,
           value: encodeValue({ ...sessionTarget(s), t: stream.id, ...(stream.name ? { n: stream.name.slice(0, 200) } : {}), o: operation }),
         }),
-      ),
+      ]),
     ),
   ];
   if (candidates.length > shown.length) blocks.push(context(`${candidates.length - shown.length} more match: type more of the name.`));
