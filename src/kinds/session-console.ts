@@ -40,6 +40,11 @@ export function participantText(stream: Pick<ConsoleStream, 'id' | 'name'>, max 
   return stream.name ? escapeAndTruncate(stream.name, max) : `_unnamed_ ${code(stream.id.slice(0, 8))}`;
 }
 
+/** The label in bold when it is a name (an unnamed stream's words stay as they are). */
+function strongName(stream: Pick<ConsoleStream, 'id' | 'name'>): string {
+  return stream.name ? `*${participantText(stream)}*` : participantText(stream);
+}
+
 export function videoTypeText(videoType: string | undefined): string {
   return videoType ? (VIDEO_TYPES[videoType] ?? escapeAndTruncate(videoType, 30)) : 'unknown type';
 }
@@ -71,7 +76,7 @@ function rowText(stream: ConsoleStream, mutes: MuteState): string {
   const mute = lastMuteOf(stream.id, mutes);
   const spared = mutes.session?.active && mutes.session.excluded.includes(stream.id) && !mute;
   const state = mute ? `:mute: ${muteWords(mute)}` : spared ? ':speaker: spared when everyone was muted' : ':speaker: no mute from vidops';
-  return `*${participantText(stream)}* · ${videoTypeText(stream.videoType)}\n${state}`;
+  return `${strongName(stream)} · ${videoTypeText(stream.videoType)}\n${state}`;
 }
 
 function sessionMuteLine(s: ConsoleSession, streams: readonly ConsoleStream[], mutes: MuteState): string | undefined {
@@ -83,7 +88,7 @@ function sessionMuteLine(s: ConsoleSession, streams: readonly ConsoleStream[], m
     return stream ? participantText(stream, 40) : code(id.slice(0, 8));
   });
   const except = spared.length > 0 ? ` (except ${spared.slice(0, 10).join(', ')}${spared.length > 10 ? ` and ${spared.length - 10} more` : ''})` : '';
-  return `:mute: Everyone in ${code(consoleTitle(s))} ${muteWords(m)}${except}; who joins later is muted too.`;
+  return `:mute: Everyone in ${code(consoleTitle(s))} ${muteWords(m)}${except}; the service mutes who joins later too, until \`/unmute-all\`.`;
 }
 
 function rowButtons(s: ConsoleSession, stream: ConsoleStream): KnownBlock {
@@ -99,7 +104,7 @@ function rowButtons(s: ConsoleSession, stream: ConsoleStream): KnownBlock {
       accessibilityLabel: `Disconnect ${plainWho}`,
       confirm: {
         title: `Disconnect ${plainWho}?`,
-        text: `*${participantText(stream, 80)}* (${videoTypeText(stream.videoType)}) will be dropped from ${code(consoleTitle(s))}. They can rejoin if their app reconnects.`,
+        text: `${strongName(stream)} (${videoTypeText(stream.videoType)}) will be dropped from ${code(consoleTitle(s))}. They can rejoin if their app reconnects.`,
         confirm: 'Disconnect',
         danger: true,
       },
