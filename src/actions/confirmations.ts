@@ -6,6 +6,7 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
+import { MUTE_VIA, noteEveryoneMuted } from '../interaction/mute-state';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
@@ -37,6 +38,7 @@ export function register(app: App, services: Services): void {
       call: (video) => video.moderation.muteAll(s.sessionId, { active: true, ...(target.x.length > 0 ? { excludedStreamIds: target.x } : {}) }),
       notice: () => muteAllNotice(ix.userId, s, target.x),
     });
+    if (done.ok) await noteEveryoneMuted(ix, s, target.x, MUTE_VIA.muteAll);
     if (done.ok) {
       await replyEphemeral(ix, resolvedCard(`:white_check_mark: Everyone in ${code(s.alias ?? s.sessionId)} is muted.`), { replaceOriginal: true });
     }

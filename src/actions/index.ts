@@ -1,4 +1,5 @@
 /** Every interactive listener: buttons, modal submissions, the shortcut, option loads, App Home. */
+import * as sessionConsole from './console';
 import type { App } from '@slack/bolt';
 import type { Services } from '../services';
 import * as broadcast from './broadcast';
@@ -18,6 +19,7 @@ import * as watch from './watch';
 
 export function register(app: App, services: Services): void {
   confirmations.register(app, services);
+  sessionConsole.register(app, services);
   streams.register(app, services);
   muteEveryone.register(app, services);
   sessionPicker.register(app, services);

@@ -8,6 +8,7 @@
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
+import { MUTE_VIA, noteEveryoneMuted } from '../interaction/mute-state';
 import type { Interaction } from '../interaction/interaction';
 import { decodeSessionOption, encodeSessionOption } from '../interaction/session-ref';
 import { visibleSessions } from '../rbac/visibility';
@@ -121,6 +122,7 @@ export function register(app: App, services: Services): void {
       },
       { quiet: true },
     );
+    if (done.ok) await noteEveryoneMuted(ix, session, [], MUTE_VIA.everyone);
     await show(done.ok ? textMessage(`:white_check_mark: Everyone in ${code(session.sessionId)} is muted.`) : done.message);
   });
 }

@@ -6,6 +6,7 @@ import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackVi
 import { VideoNotFoundError } from '../api';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
+import { MUTE_VIA, noteStreamMuted } from '../interaction/mute-state';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { openFormOrSay } from '../slack/slack-failure';
@@ -55,7 +56,7 @@ export function register(app: App, services: Services): void {
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/mute', command: '/mute', target: `stream ${target.t}`, projectName: s.projectName });
     if (!allowed) return;
-    await performChange(ix, {
+    const done = await performChange(ix, {
       command: '/mute',
       target: `stream ${target.t} in session ${s.sessionId}`,
       projectName: s.projectName,
@@ -63,6 +64,7 @@ export function register(app: App, services: Services): void {
       call: (video) => video.moderation.muteStream(s.sessionId, target.t),
       notice: () => muteStreamNotice(ix.userId, s, target.t, target.n),
     });
+    if (done.ok) await noteStreamMuted(ix, s, target.t, MUTE_VIA.button, target.n);
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION.editLayoutClasses, async ({ ack, body, action, respond, client }: ButtonArgs) => {

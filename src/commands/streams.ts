@@ -1,43 +1,40 @@
-/** `/streams [session]` — who is publishing, with Mute and "Edit layout classes" buttons (ephemeral). */
+/**
+ * `/streams [session] [--post]` — the session console: who is publishing, as people see them,
+ * with what vidops muted, Mute and Kick per person, Mute everyone and Edit layout classes. It
+ * answers privately; `--post` (or its "Post in channel" button) posts it in the channel as a
+ * live card the poller keeps current (src/kinds/session-console.ts).
+ */
 import { z } from 'zod';
-import { VideoNotFoundError } from '../api';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { errorMessage } from '../views/errors';
-import { streamsMessage } from '../views/streams';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
 import { resolveSession } from '../interaction/session-ref';
+import { consoleNow, readStreams } from './people';
+import { postConsole } from './post-console';
 
 export const streamsCommand = defineCommand({
   command: '/streams',
-  summary: 'List the streams of a session, with buttons to mute one or edit layout classes.',
+  summary: 'The session console: who is publishing, what vidops muted, Mute / Kick / Mute everyone; `--post` shows it to the channel.',
   subcommands: [
     defineSubcommand({
-      summary: 'List the streams of a session',
+      summary: 'Show the session console',
       role: 'viewer',
       args: {
         positionals: [{ name: 'session', label: 'session', optional: true, description: 'session ID or alias; default: the channel’s session' }],
-        flags: [projectFlag],
-        schema: z.object({ session: sessionRef.optional(), project: projectName.optional() }),
-        examples: ['', 'standup', '2_MX40NzEyfn5-abc --project prod'],
+        flags: [{ name: 'post', kind: 'boolean', description: 'post it in the channel as a card kept current for an hour' }, projectFlag],
+        schema: z.object({ session: sessionRef.optional(), post: z.boolean().optional(), project: projectName.optional() }),
+        examples: ['', 'standup', '--post', '2_MX40NzEyfn5-abc --project prod'],
       },
       target: (args) => args.session ?? '',
       async run(ix, args) {
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
         const s = resolved.value;
-        try {
-          const page = await ix.services.projects.client(s.projectName).streams.list(s.sessionId);
-          await replyEphemeral(ix, streamsMessage(s, page.items));
-        } catch (error) {
-          if (error instanceof VideoNotFoundError) {
-            await replyEphemeral(ix, streamsMessage(s, []));
-            return;
-          }
-          ix.logger.warn('listing streams failed', { error });
-          await replyEphemeral(ix, errorMessage(error, { operation: 'list-streams', project: s.projectName, sessionId: s.sessionId }));
-        }
+        if (args.post) return postConsole(ix, s);
+        const read = await readStreams(ix, s);
+        if (!read.ok) return replyEphemeral(ix, read.message);
+        await replyEphemeral(ix, (await consoleNow(ix, s, read.streams)).message);
       },
     }),
   ],

@@ -6,6 +6,7 @@ import { unmuteAllNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
 import { performChange } from '../interaction/change';
+import { MUTE_VIA, noteMuteLifted } from '../interaction/mute-state';
 import { resolveSession } from '../interaction/session-ref';
 
 export const unmuteAllCommand = defineCommand({
@@ -26,7 +27,7 @@ export const unmuteAllCommand = defineCommand({
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
         const s = resolved.value;
-        await performChange(ix, {
+        const done = await performChange(ix, {
           command: '/unmute-all',
           target: `session ${s.sessionId}`,
           projectName: s.projectName,
@@ -34,6 +35,7 @@ export const unmuteAllCommand = defineCommand({
           call: (video) => video.moderation.muteAll(s.sessionId, { active: false }),
           notice: () => unmuteAllNotice(ix.userId, s),
         });
+        if (done.ok) await noteMuteLifted(ix, s, MUTE_VIA.unmuteAll);
       },
     }),
   ],

@@ -115,7 +115,9 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
       project = await findProject(deps, scope, projectFlag);
     }
     if (!project.ok) return project;
-    resolved = { ...project.value, sessionId: sessionRef, sessionSource };
+    // The channel's default is stored as an ID: cards still name it by its alias when it has one.
+    const named = sessionSource === 'channel' ? await aliasOf(deps, scope.teamId, project.value.projectName, sessionRef) : undefined;
+    resolved = { ...project.value, sessionId: sessionRef, ...(named !== undefined && { alias: named }), sessionSource };
   } else {
     return {
       ok: false,
@@ -136,6 +138,19 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
     deps.logger.warn('could not record a recent session', { error: (err as Error).message });
   }
   return { ok: true, value: resolved };
+}
+
+/** Most aliases read when looking for a session's alias. */
+const ALIAS_SCAN = 1000;
+
+/** The alias of a session, if the team gave it one (the first alphabetically). */
+async function aliasOf(deps: Deps, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
+  try {
+    return (await deps.store.listAliases(teamId, '', ALIAS_SCAN)).find((a) => a.sessionId === sessionId && a.projectName === projectName)?.alias;
+  } catch (error) {
+    deps.logger.warn('could not look up the alias of a session', { error: (error as Error).message });
+    return undefined;
+  }
 }
 
 /** How cards name a session: its alias when it has one, else the ID. */

@@ -12,6 +12,7 @@ import { callKind } from './call';
 import { captionsKind } from './captions';
 import { composerKind } from './composer';
 import { recordingKind } from './recording';
+import { sessionConsoleKind } from './session-console';
 import { sessionWatchKind } from './session-watch';
 
 /** Every kind, each with a card of its own. */
@@ -23,6 +24,7 @@ export const KINDS: Readonly<Record<WatchKind, AnyKind>> = {
   sip: callKind as AnyKind,
   audio: audioKind as AnyKind,
   'session-discovery': sessionWatchKind as AnyKind,
+  'session-console': sessionConsoleKind as AnyKind,
 };
 
 /** What every watched thing is called, one and many: the kinds' own nouns. */

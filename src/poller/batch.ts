@@ -9,10 +9,11 @@
  *   held but did not (deleted archives leave the listings).
  * - Composers are listed without a session filter or a documented order: pages are read only
  *   while that stays cheaper than a GET per watch.
- * - SIP calls and Audio Connector connections share one stream list per session.
+ * - SIP calls, Audio Connector connections and session consoles share one stream list per session.
  * - Captions need no request: they end by the clock.
  */
 import type { ListedKind, ListedResource, ListedResources, Page } from './resources';
+import type { ConsoleStream } from './snapshot';
 import { ALL_SESSIONS, type DiscoverySnapshot, GONE, type ObservedOf, type WatchKind, discoveryKinds } from './snapshot';
 import type { Watch } from './watch';
 
@@ -77,8 +78,8 @@ export interface Fetched {
   absent: Set<string>;
   /** `${kind}:${sessionId}` → every item a collecting scan saw. */
   sessionItems: Map<string, ListedResource[]>;
-  /** Session id → the ids of its streams. */
-  streams: Map<string, string[]>;
+  /** Session id → its streams. */
+  streams: Map<string, ConsoleStream[]>;
 }
 
 export const emptyFetched = (): Fetched => ({ resources: new Map(), absent: new Set(), sessionItems: new Map(), streams: new Map() });
@@ -173,7 +174,9 @@ export function planRequests(watches: readonly Watch[], config: BatchConfig = DE
   const sessionScans = planDiscovery(plan, byKind.get('session-discovery') ?? []);
   for (const kind of ['archive', 'broadcast'] as const) planSessionFiltered(plan, kind, byKind.get(kind) ?? [], sessionScans);
   planRenders(plan, byKind.get('render') ?? [], sessionScans.get(resourceKey('render', ALL_SESSIONS)));
-  const streamSessions = new Set([...(byKind.get('sip') ?? []), ...(byKind.get('audio') ?? [])].map((w) => w.sessionId));
+  const streamSessions = new Set(
+    [...(byKind.get('sip') ?? []), ...(byKind.get('audio') ?? []), ...(byKind.get('session-console') ?? [])].map((w) => w.sessionId),
+  );
   for (const sessionId of streamSessions) plan.add({ type: 'streams', sessionId });
   return { requests: plan.requests, estimatedRequests: plan.estimatedRequests };
 }
@@ -296,8 +299,12 @@ function observationFor(watch: Watch, fetched: Fetched): ObservedOf<WatchKind> |
       return null;
     case 'sip':
     case 'audio': {
-      const streamIds = fetched.streams.get(watch.sessionId);
-      return streamIds && { streamIds };
+      const streams = fetched.streams.get(watch.sessionId);
+      return streams && { streamIds: streams.map((s) => s.id) };
+    }
+    case 'session-console': {
+      const streams = fetched.streams.get(watch.sessionId);
+      return streams && { streams };
     }
     case 'session-discovery': {
       // Kinds the watch does not announce were not read: they count as empty.

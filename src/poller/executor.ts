@@ -16,7 +16,7 @@ import {
   wantsNextPage,
 } from './batch';
 import type { ListedKind, ListedResource, Page, PollSource } from './resources';
-import { ALL_SESSIONS } from './snapshot';
+import { ALL_SESSIONS, consoleStreams } from './snapshot';
 
 export interface Execution {
   fetched: Fetched;
@@ -96,10 +96,7 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
     if (request.type === 'scan') return runScan(request);
     if (request.type === 'get') return runGet(request);
     const streams = await call(() => source.streams.list(projectName, request.sessionId));
-    fetched.streams.set(
-      request.sessionId,
-      streams.map((s) => s.id),
-    );
+    fetched.streams.set(request.sessionId, consoleStreams(streams));
   };
 
   let budgetExhausted = false;

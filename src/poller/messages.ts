@@ -7,6 +7,7 @@ import { code, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { KIND_NOUNS } from '../kinds';
 import { stopReasonWords as composerStopReason } from '../kinds/composer';
 import { stopReasonWords } from '../kinds/recording';
+import { CONSOLE_EXPIRED_REPLY, participantText } from '../kinds/session-console';
 import { EXPIRED_REPLY } from '../kinds/session-watch';
 import { formatBytes, formatDuration } from '../views/format';
 import type { WatchKind } from './snapshot';
@@ -44,6 +45,12 @@ function liveSummary(event: Extract<TransitionEvent, { type: 'broadcast-live' }>
   }
   const waitingHls = event.hls !== undefined && event.hls !== 'live' ? `; HLS ${escapeMrkdwn(event.hls)}` : '';
   return `Broadcast live on ${outputs.join(' and ')}${waitingHls}`;
+}
+
+/** "Bob, _unnamed_ `1a2b3c4d` and 3 more". */
+function peopleList(streams: readonly { id: string; name?: string }[]): string {
+  const shown = streams.slice(0, 5).map((s) => participantText(s, 60));
+  return streams.length > 5 ? `${shown.join(', ')} and ${streams.length - 5} more` : shown.join(', ');
 }
 
 /** The sentence for one transition, e.g. "Recording available — 12 min, 84 MB". */
@@ -103,12 +110,20 @@ export function messageFor(transition: Transition): string {
       return `New broadcast started in ${inSession(event.sessionId)} (${code(event.id)})`;
     case 'discovered-render':
       return `New composer started in ${inSession(event.sessionId)}${event.state.name ? `: “${escapeMrkdwn(event.state.name)}”` : ''} (${code(event.id)})`;
+    case 'console-changed':
+      return [
+        ...(event.joined.length > 0 ? [`Joined: ${peopleList(event.joined)}`] : []),
+        ...(event.left.length > 0 ? [`Left: ${peopleList(event.left)}`] : []),
+      ].join(' · ');
+    case 'console-ended':
+      return `Everyone left${event.left.length > 0 ? ` (last: ${peopleList(event.left)})` : ''}; this console stopped updating`;
     case 'status-changed':
       return `${NOUNS[event.kind]} is now ${escapeMrkdwn(event.status)}`;
     case 'gone':
       return `${NOUNS[event.kind]} no longer exists on the service`;
     case 'watch-expired':
       if (event.kind === 'session-discovery') return EXPIRED_REPLY;
+      if (event.kind === 'session-console') return CONSOLE_EXPIRED_REPLY;
       return withDetail(`Stopped watching this ${NOUNS[event.kind].toLowerCase()}`, event.lastStatus && `last status ${escapeMrkdwn(event.lastStatus)}`);
   }
 }

@@ -54,8 +54,12 @@ export interface RenderResource {
   streamId?: string | null;
 }
 
+/** A stream as the service lists it; name and video type are what people see of it. */
 export interface StreamRef {
   id: string;
+  /** Empty or missing when the publisher set none. */
+  name?: string | null;
+  videoType?: string;
 }
 
 export interface Page<T> {

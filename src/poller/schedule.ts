@@ -49,6 +49,8 @@ export const MAX_WATCH_AGE_MS: Record<WatchKind, number> = {
   sip: 7 * HOUR,
   audio: 24 * HOUR,
   'session-discovery': 24 * HOUR,
+  // A posted console is kept current for an hour; `/streams --post` posts a fresh one.
+  'session-console': HOUR,
 };
 
 export type Random = () => number;

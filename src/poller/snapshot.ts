@@ -5,7 +5,7 @@
  */
 import type { ArchiveResource, BroadcastResource, RenderResource } from './resources';
 
-export const WATCH_KINDS = ['archive', 'broadcast', 'render', 'captions', 'sip', 'audio', 'session-discovery'] as const;
+export const WATCH_KINDS = ['archive', 'broadcast', 'render', 'captions', 'sip', 'audio', 'session-discovery', 'session-console'] as const;
 export type WatchKind = (typeof WATCH_KINDS)[number];
 
 /** Status every kind takes when the service says the resource no longer exists. */
@@ -92,6 +92,52 @@ export interface DiscoverySnapshot {
   known?: { archives: string[]; broadcasts: string[]; renders?: string[] };
 }
 
+/** A participant's stream as the session console shows it. */
+export interface ConsoleStream {
+  id: string;
+  name?: string;
+  videoType?: string;
+}
+
+/** One stream vidops force-muted: who, when and through what (`/mute`, the Mute button…). */
+export interface StreamMute {
+  streamId: string;
+  by: string;
+  at: number;
+  via: string;
+}
+
+/** The session's mute-everyone state as vidops last set it (on with its exclusions, or lifted). */
+export interface SessionMute {
+  active: boolean;
+  /** Streams spared when it was turned on. */
+  excluded: string[];
+  by: string;
+  at: number;
+  via: string;
+}
+
+/** What vidops knows of a session's mutes: what it did, not whether anyone unmuted since. */
+export interface MuteState {
+  /** Oldest first; one per stream (its latest mute). */
+  streams: StreamMute[];
+  session?: SessionMute;
+}
+
+/**
+ * A posted session console: the session's streams as last read, and what vidops muted in it —
+ * which the service cannot tell (stream info has no mute field), so the actions that mute
+ * write it here (src/interaction/mute-state.ts) and polls carry it forward.
+ */
+export interface ConsoleSnapshot {
+  /** `ended` once nobody publishes any more. */
+  status: 'live' | 'ended';
+  streams: ConsoleStream[];
+  mutes?: MuteState;
+  /** When the streams were read: the console is read again soon after, whatever else changed. */
+  observedAt: number;
+}
+
 export interface GoneSnapshot {
   status: typeof GONE;
 }
@@ -99,6 +145,11 @@ export interface GoneSnapshot {
 /** What a poll reads for each kind, besides the clock. */
 export interface SessionStreams {
   streamIds: readonly string[];
+}
+
+/** The session's streams with what people see of them (the session console). */
+export interface SessionStreamDetails {
+  streams: readonly ConsoleStream[];
 }
 
 export interface SessionActivity {
@@ -117,6 +168,7 @@ export interface KindShapes {
   sip: { observed: SessionStreams; snapshot: SipSnapshot };
   audio: { observed: SessionStreams; snapshot: AudioSnapshot };
   'session-discovery': { observed: SessionActivity; snapshot: DiscoverySnapshot };
+  'session-console': { observed: SessionStreamDetails; snapshot: ConsoleSnapshot };
 }
 
 export type SnapshotOf<K extends WatchKind> = KindShapes[K]['snapshot'];
@@ -189,6 +241,15 @@ export function discoverySnapshot(
     allSessions: scope.allSessions || undefined,
     known,
   });
+}
+
+/** The console's view of a stream list: only what it shows (no layout classes). */
+export function consoleStreams(streams: readonly { id: string; name?: string | null; videoType?: string }[]): ConsoleStream[] {
+  return streams.map((s) => dropUndefined({ id: s.id, name: text(s.name), videoType: s.videoType || undefined }));
+}
+
+export function consoleSnapshot(streams: readonly ConsoleStream[], observedAt: number, mutes?: MuteState): ConsoleSnapshot {
+  return dropUndefined({ status: streams.length > 0 ? ('live' as const) : ('ended' as const), streams: [...streams], mutes, observedAt });
 }
 
 /** The kinds a discovery snapshot announces. */

@@ -7,6 +7,8 @@ import {
   type ArchiveSnapshot,
   type BroadcastSnapshot,
   type CaptionsSnapshot,
+  type ConsoleSnapshot,
+  type ConsoleStream,
   type DiscoverySnapshot,
   type GoneSnapshot,
   type ObservedOf,
@@ -17,6 +19,7 @@ import {
   type WatchKind,
   archiveSnapshot,
   broadcastSnapshot,
+  consoleSnapshot,
   discoveryKinds,
   keepOutputsWhenStopped,
   renderSnapshot,
@@ -45,6 +48,9 @@ export type TransitionEvent =
   | { type: 'sip-connected' }
   | { type: 'sip-ended'; neverConnected: boolean }
   | { type: 'audio-ended' }
+  /** Participants' streams that appeared in or left a posted session console. */
+  | { type: 'console-changed'; joined: ConsoleStream[]; left: ConsoleStream[] }
+  | { type: 'console-ended'; left: ConsoleStream[] }
   /** `sessionId` is set when the watch covers every session of the project. */
   | { type: 'discovered-archive'; id: string; state: ArchiveSnapshot; sessionId?: string }
   | { type: 'discovered-broadcast'; id: string; state: BroadcastSnapshot; sessionId?: string }
@@ -273,6 +279,28 @@ const audio = bySnapshots<'audio'>(
   (snapshot) => snapshot.status === 'ended',
 );
 
+/** A posted console is read again at least this often, whatever the poll schedule (it shows who is here now). */
+export const CONSOLE_REFRESH_MS = 15_000;
+
+/**
+ * The session console: who joined and left since the last read, and the end once nobody
+ * publishes. What vidops muted (`mutes`) is carried forward: the service cannot tell it.
+ */
+const sessionConsole: Lifecycle<'session-console'> = {
+  observe(previous, current, { now }) {
+    const streams = current === GONE ? [] : [...current.streams];
+    const state: ConsoleSnapshot = consoleSnapshot(streams, now, previous?.mutes);
+    if (previous?.status === 'ended') return { state: previous, transitions: [] };
+    const before = previous?.streams ?? [];
+    const left = before.filter((s) => !streams.some((n) => n.id === s.id));
+    if (state.status === 'ended') return { state, transitions: [t('console:ended', 'info', { type: 'console-ended', left })] };
+    const joined = streams.filter((s) => !before.some((b) => b.id === s.id));
+    if (joined.length === 0 && left.length === 0) return { state, transitions: [] };
+    return { state, transitions: [t('console:changed', 'info', { type: 'console-changed', joined, left })] };
+  },
+  isTerminal: (snapshot) => snapshot.status === 'ended',
+};
+
 /** Composer statuses worth announcing: one first seen already stopped is old news. */
 const ACTIVE_RENDER = new Set(['starting', 'started']);
 
@@ -327,6 +355,7 @@ const lifecycles: { [K in WatchKind]: Lifecycle<K> } = {
   sip,
   audio,
   'session-discovery': discovery,
+  'session-console': sessionConsole,
 };
 
 /** The next snapshot and what changed, given the last snapshot and what was read now. */
@@ -373,6 +402,10 @@ export function deadlineOf<K extends WatchKind>(kind: K, snapshot: SnapshotOf<K>
   if (kind === 'captions') {
     const state = snapshot as CaptionsSnapshot;
     return state.status === 'active' ? captionsEndAt(state) : undefined;
+  }
+  if (kind === 'session-console') {
+    const console = snapshot as ConsoleSnapshot;
+    return console.status === 'live' ? console.observedAt + CONSOLE_REFRESH_MS : undefined;
   }
   if (kind === 'sip') {
     const call = snapshot as SipSnapshot;

@@ -28,7 +28,11 @@ import type {
   AuditEntry,
   ChannelBinding,
   ChannelBindingChange,
+  MuteKey,
+  MuteState,
   NewAuditEntry,
+  SessionMute,
+  StreamMute,
   RecentSession,
   SessionAlias,
   PollerBacklog,
@@ -36,6 +40,7 @@ import type {
   VidopsStore,
 } from './types';
 import { backlogSql, toBacklog } from './backlog';
+import { type SessionMuteRow, type StreamMuteRow, toMuteState } from './mute-rows';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -237,6 +242,37 @@ export class PostgresStore implements VidopsStore {
   async getSecret(name: string): Promise<StoredSecret | undefined> {
     const { rows } = await this.pool.query<SecretRow>('SELECT * FROM secrets WHERE name = $1', [name]);
     return rows[0] && toStoredSecret(rows[0]);
+  }
+
+  async putStreamMute(key: MuteKey, mute: StreamMute): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO stream_mutes (team_id, project_name, session_id, stream_id, muted_by, muted_at, via)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (team_id, project_name, session_id, stream_id) DO UPDATE SET
+         muted_by = excluded.muted_by, muted_at = excluded.muted_at, via = excluded.via`,
+      [key.teamId, key.projectName, key.sessionId, mute.streamId, mute.by, mute.at, mute.via],
+    );
+  }
+
+  async putSessionMute(key: MuteKey, state: SessionMute): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO session_mutes (team_id, project_name, session_id, active, excluded, changed_by, changed_at, via)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
+       ON CONFLICT (team_id, project_name, session_id) DO UPDATE SET
+         active = excluded.active, excluded = excluded.excluded, changed_by = excluded.changed_by,
+         changed_at = excluded.changed_at, via = excluded.via`,
+      [key.teamId, key.projectName, key.sessionId, state.active, JSON.stringify(state.excluded), state.by, state.at, state.via],
+    );
+  }
+
+  async getMuteState(key: MuteKey): Promise<MuteState> {
+    const where = 'team_id = $1 AND project_name = $2 AND session_id = $3';
+    const args = [key.teamId, key.projectName, key.sessionId];
+    const [streams, session] = await Promise.all([
+      this.pool.query<StreamMuteRow>(`SELECT * FROM stream_mutes WHERE ${where} ORDER BY muted_at, stream_id`, args),
+      this.pool.query<SessionMuteRow>(`SELECT * FROM session_mutes WHERE ${where}`, args),
+    ]);
+    return toMuteState(streams.rows, session.rows[0]);
   }
 
   async claimDelivery(key: string, now: number, ttlMs: number): Promise<boolean> {

@@ -30,7 +30,11 @@ import type {
   AuditEntry,
   ChannelBinding,
   ChannelBindingChange,
+  MuteKey,
+  MuteState,
   NewAuditEntry,
+  SessionMute,
+  StreamMute,
   RecentSession,
   SessionAlias,
   PollerBacklog,
@@ -38,6 +42,7 @@ import type {
   VidopsStore,
 } from './types';
 import { backlogSql, toBacklog } from './backlog';
+import { type SessionMuteRow, type StreamMuteRow, toMuteState } from './mute-rows';
 
 export const MEMORY = ':memory:';
 
@@ -225,6 +230,33 @@ export class SqliteStore implements VidopsStore {
   async getSecret(name: string): Promise<StoredSecret | undefined> {
     const row = this.statement('SELECT * FROM secrets WHERE name = ?').get(name) as SecretRow | undefined;
     return row && toStoredSecret(row);
+  }
+
+  async putStreamMute(key: MuteKey, mute: StreamMute): Promise<void> {
+    this.statement(
+      `INSERT INTO stream_mutes (team_id, project_name, session_id, stream_id, muted_by, muted_at, via)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (team_id, project_name, session_id, stream_id) DO UPDATE SET
+         muted_by = excluded.muted_by, muted_at = excluded.muted_at, via = excluded.via`,
+    ).run(key.teamId, key.projectName, key.sessionId, mute.streamId, mute.by, mute.at, mute.via);
+  }
+
+  async putSessionMute(key: MuteKey, state: SessionMute): Promise<void> {
+    this.statement(
+      `INSERT INTO session_mutes (team_id, project_name, session_id, active, excluded, changed_by, changed_at, via)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (team_id, project_name, session_id) DO UPDATE SET
+         active = excluded.active, excluded = excluded.excluded, changed_by = excluded.changed_by,
+         changed_at = excluded.changed_at, via = excluded.via`,
+    ).run(key.teamId, key.projectName, key.sessionId, state.active ? 1 : 0, JSON.stringify(state.excluded), state.by, state.at, state.via);
+  }
+
+  async getMuteState(key: MuteKey): Promise<MuteState> {
+    const where = 'team_id = ? AND project_name = ? AND session_id = ?';
+    const args = [key.teamId, key.projectName, key.sessionId];
+    const streams = this.statement(`SELECT * FROM stream_mutes WHERE ${where} ORDER BY muted_at, stream_id`).all(...args) as StreamMuteRow[];
+    const session = this.statement(`SELECT * FROM session_mutes WHERE ${where}`).get(...args) as SessionMuteRow | undefined;
+    return toMuteState(streams, session);
   }
 
   async claimDelivery(key: string, now: number, ttlMs: number): Promise<boolean> {

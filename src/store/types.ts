@@ -4,6 +4,7 @@
  * Both also hold the poller's watches and outbox (WatchStore, src/poller/watch.ts); later
  * features extend these interfaces with new migrations.
  */
+import type { MuteState, SessionMute, StreamMute } from '../poller/snapshot';
 import type { WatchStore } from '../poller/watch';
 import type { ScheduleStore } from '../schedules/types';
 import type { DeliveryLedger } from '../slack/dedupe';
@@ -70,6 +71,15 @@ export interface StoredSecret {
   updatedAt: number;
 }
 
+/** The session a mute record belongs to. */
+export interface MuteKey {
+  teamId: string;
+  projectName: string;
+  sessionId: string;
+}
+
+export type { MuteState, SessionMute, StreamMute } from '../poller/snapshot';
+
 export interface Store {
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
@@ -98,6 +108,12 @@ export interface Store {
 
   putSecret(secret: StoredSecret): Promise<void>;
   getSecret(name: string): Promise<StoredSecret | undefined>;
+
+  /** Records (or replaces) the latest mute of a stream. */
+  putStreamMute(key: MuteKey, mute: StreamMute): Promise<void>;
+  /** Records the session's mute-everyone state (replacing the one before). */
+  putSessionMute(key: MuteKey, state: SessionMute): Promise<void>;
+  getMuteState(key: MuteKey): Promise<MuteState>;
 }
 
 /** How far behind the poller and the outbox are, read at scrape time for the metrics. */

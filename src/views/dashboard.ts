@@ -11,6 +11,7 @@ import {
   type AudioSnapshot,
   type BroadcastSnapshot,
   type CaptionsSnapshot,
+  type ConsoleSnapshot,
   type DiscoverySnapshot,
   GONE,
   type RenderSnapshot,
@@ -110,6 +111,11 @@ export function summarize(watch: Pick<Watch, 'kind' | 'resourceId' | 'sessionId'
     case 'session-discovery': {
       const s = state as DiscoverySnapshot | undefined;
       return { ...base, title: watchScope(watch), facts: [`new ${discoveryNouns(discoveryKinds(s))}`] };
+    }
+    case 'session-console': {
+      const s = state as ConsoleSnapshot | undefined;
+      const people = s?.streams.length ?? 0;
+      return { ...base, title: `console of ${code(shortId(watch.sessionId))}`, facts: [people === 1 ? '1 participant' : `${people} participants`] };
     }
   }
 }

@@ -11,6 +11,16 @@ export const ACTION = {
   confirmMuteAll: 'vidops.mute_all.confirm',
   /** Confirmed button of the `/kick` card. */
   confirmKick: 'vidops.kick.confirm',
+  /** Kick on a session console row: Slack's confirm dialog names the person, then the stream's publisher is disconnected. */
+  consoleKick: 'vidops.console.kick',
+  /** "Mute everyone" on a session console: acts at once (reversible with `/unmute-all`). */
+  consoleMuteAll: 'vidops.console.mute_all',
+  /** "Post in channel" on the private session console: posts it as a live card. */
+  consolePost: 'vidops.console.post',
+  /** A button of the picker shown for an ambiguous name (`/mute bo`, `/kick bo`): acts on that participant. */
+  pickParticipant: 'vidops.people.pick',
+  /** Disconnect on the `/kick <name>` card (the card is the one confirmation: no dialog). */
+  kickPerson: 'vidops.people.kick',
   /** "Cancel" on a confirmation card: removes the card. */
   cancel: 'vidops.cancel',
   /** External select offering aliases and recent sessions (options load from the app). */

@@ -186,7 +186,7 @@ describe('planFallbacks and applyResults', () => {
     const fetched = emptyFetched();
     fetched.resources.set('archive:A1', archive({ id: 'A1', status: 'paused' }));
     fetched.absent.add('render:R1');
-    fetched.streams.set('S1', ['st-call']);
+    fetched.streams.set('S1', [{ id: 'st-call' }]);
     fetched.sessionItems.set('archive:S1', [archive({ id: 'A1' })]);
     fetched.sessionItems.set('broadcast:S1', [broadcast({ id: 'B1' })]);
     const watches = [

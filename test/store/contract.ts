@@ -273,6 +273,38 @@ export function describeStoreContract(createStore: StoreFactory): void {
     });
   });
 
+  describe('mute state', () => {
+    const key = { teamId: TEAM, projectName: 'prod', sessionId: '1_MX4standup' };
+    const at = 1_767_225_600_123;
+
+    it('is empty for a session vidops never muted', async () => {
+      expect(await store.getMuteState(key)).toEqual({ streams: [] });
+    });
+
+    it('keeps the latest mute of each stream, oldest first, per session, project and team', async () => {
+      await store.putStreamMute(key, { streamId: 'st-b', by: 'U001', at: at + 10, via: '/mute' });
+      await store.putStreamMute(key, { streamId: 'st-a', by: 'U001', at, via: 'Mute button' });
+      await store.putStreamMute(key, { streamId: 'st-b', by: 'U002', at: at + 20, via: 'Mute button' });
+      await store.putStreamMute({ ...key, sessionId: 'other' }, { streamId: 'st-c', by: 'U001', at, via: '/mute' });
+      await store.putStreamMute({ ...key, projectName: 'staging' }, { streamId: 'st-d', by: 'U001', at, via: '/mute' });
+      await store.putStreamMute({ ...key, teamId: OTHER_TEAM }, { streamId: 'st-e', by: 'U001', at, via: '/mute' });
+      expect(await store.getMuteState(key)).toEqual({
+        streams: [
+          { streamId: 'st-a', by: 'U001', at, via: 'Mute button' },
+          { streamId: 'st-b', by: 'U002', at: at + 20, via: 'Mute button' },
+        ],
+      });
+    });
+
+    it('holds the session mute state with its exclusions, replaced by the next change', async () => {
+      await store.putSessionMute(key, { active: true, excluded: ['st-a', 'st-b'], by: 'U001', at, via: 'Mute everyone' });
+      expect((await store.getMuteState(key)).session).toEqual({ active: true, excluded: ['st-a', 'st-b'], by: 'U001', at, via: 'Mute everyone' });
+      await store.putSessionMute(key, { active: false, excluded: [], by: 'U002', at: at + 5, via: '/unmute-all' });
+      expect(await store.getMuteState(key)).toEqual({ streams: [], session: { active: false, excluded: [], by: 'U002', at: at + 5, via: '/unmute-all' } });
+      expect((await store.getMuteState({ ...key, sessionId: 'other' })).session).toBeUndefined();
+    });
+  });
+
   it('round-trips epoch-millisecond times beyond 32 bits', async () => {
     const at = 1_767_225_600_123;
     await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', sessionId: 'S', updatedBy: 'U', updatedAt: at });

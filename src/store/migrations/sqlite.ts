@@ -174,4 +174,32 @@ export const sqliteMigrations: readonly Migration[] = [
         WHERE delivered_at IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'what vidops muted, per session (the session console)',
+    sql: `
+      CREATE TABLE stream_mutes (
+        team_id      TEXT    NOT NULL,
+        project_name TEXT    NOT NULL,
+        session_id   TEXT    NOT NULL,
+        stream_id    TEXT    NOT NULL,
+        muted_by     TEXT    NOT NULL,
+        muted_at     INTEGER NOT NULL,
+        via          TEXT    NOT NULL,
+        PRIMARY KEY (team_id, project_name, session_id, stream_id)
+      );
+      CREATE TABLE session_mutes (
+        team_id      TEXT    NOT NULL,
+        project_name TEXT    NOT NULL,
+        session_id   TEXT    NOT NULL,
+        active       INTEGER NOT NULL,
+        -- JSON array of stream IDs spared
+        excluded     TEXT    NOT NULL,
+        changed_by   TEXT    NOT NULL,
+        changed_at   INTEGER NOT NULL,
+        via          TEXT    NOT NULL,
+        PRIMARY KEY (team_id, project_name, session_id)
+      );
+    `,
+  },
 ];
