@@ -13,12 +13,14 @@ import * as record from './record';
 import * as render from './render';
 import * as sessionPicker from './session-picker';
 import * as streams from './streams';
+import * as undo from './undo';
 import * as videoAdmin from './video-admin';
 import * as watch from './watch';
 
 export function register(app: App, services: Services): void {
   confirmations.register(app, services);
   streams.register(app, services);
+  undo.register(app, services);
   muteEveryone.register(app, services);
   sessionPicker.register(app, services);
   home.register(app, services);

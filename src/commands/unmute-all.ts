@@ -2,11 +2,24 @@
 import { z } from 'zod';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { unmuteAllNotice } from '../views/notices';
+import { type SessionRef, unmuteAllNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
-import { performChange } from '../interaction/change';
+import { type ChangeResult, performChange } from '../interaction/change';
+import type { Interaction } from '../interaction/interaction';
 import { resolveSession } from '../interaction/session-ref';
+
+/** Lifts the session's mute state; also the Undo of a mute-everyone notice (src/actions/undo.ts). */
+export function unmuteEveryone(ix: Interaction, s: SessionRef): Promise<ChangeResult<void>> {
+  return performChange(ix, {
+    command: '/unmute-all',
+    target: `session ${s.sessionId}`,
+    projectName: s.projectName,
+    errorContext: { operation: 'unmute-all', sessionId: s.sessionId },
+    call: (video) => video.moderation.muteAll(s.sessionId, { active: false }),
+    notice: () => unmuteAllNotice(ix.userId, s),
+  });
+}
 
 export const unmuteAllCommand = defineCommand({
   command: '/unmute-all',
@@ -25,15 +38,7 @@ export const unmuteAllCommand = defineCommand({
       async run(ix, args) {
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-        const s = resolved.value;
-        await performChange(ix, {
-          command: '/unmute-all',
-          target: `session ${s.sessionId}`,
-          projectName: s.projectName,
-          errorContext: { operation: 'unmute-all', sessionId: s.sessionId },
-          call: (video) => video.moderation.muteAll(s.sessionId, { active: false }),
-          notice: () => unmuteAllNotice(ix.userId, s),
-        });
+        await unmuteEveryone(ix, resolved.value);
       },
     }),
   ],

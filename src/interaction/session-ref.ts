@@ -115,7 +115,9 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
       project = await findProject(deps, scope, projectFlag);
     }
     if (!project.ok) return project;
-    resolved = { ...project.value, sessionId: sessionRef, sessionSource };
+    // Named by its ID (or the channel's default, stored as an ID): still called by its alias.
+    const known = await aliasOf(deps, scope.teamId, project.value.projectName, sessionRef);
+    resolved = { ...project.value, sessionId: sessionRef, sessionSource, ...(known ? { alias: known } : {}) };
   } else {
     return {
       ok: false,
@@ -136,6 +138,49 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
     deps.logger.warn('could not record a recent session', { error: (err as Error).message });
   }
   return { ok: true, value: resolved };
+}
+
+/** The alias of a session known only by its ID (a button's value, a picker), if it has one. */
+export async function aliasOf(deps: Pick<Services, 'store' | 'logger'>, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
+  try {
+    const aliases = await deps.store.listAliases(teamId);
+    return aliases.find((a) => a.sessionId === sessionId && a.projectName === projectName)?.alias;
+  } catch (error) {
+    deps.logger.warn('could not look up the session’s alias; naming it by its ID', { error: (error as Error).message });
+    return undefined;
+  }
+}
+
+/** `s` with its alias, looked up when a button's value did not carry one. */
+export async function withAlias<S extends { projectName: string; sessionId: string; alias?: string }>(
+  deps: Pick<Services, 'store' | 'logger'>,
+  teamId: string,
+  s: S,
+): Promise<S> {
+  if (s.alias) return s;
+  const alias = await aliasOf(deps, teamId, s.projectName, s.sessionId);
+  return alias ? { ...s, alias } : s;
+}
+
+/**
+ * The channel that follows a session: the one whose default it is (the latest set), else the one
+ * with its newest card. Where a notice goes when its asker named no channel (the shortcut).
+ */
+export async function sessionChannel(
+  deps: Pick<Services, 'store' | 'logger'>,
+  teamId: string,
+  projectName: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  try {
+    const [bound] = await deps.store.channelsDefaultingTo(teamId, projectName, sessionId);
+    if (bound) return bound;
+    const watches = await deps.store.listWatches({ teamId, projectName, sessionId }, { includeEnded: true });
+    return watches.sort((a, b) => b.createdAt - a.createdAt)[0]?.channelId;
+  } catch (error) {
+    deps.logger.warn('could not find the session’s channel', { error: (error as Error).message });
+    return undefined;
+  }
 }
 
 /** How cards name a session: its alias when it has one, else the ID. */
