@@ -14,7 +14,6 @@ import { type ChangeResult, performChange } from '../../interaction/change';
 import type { Interaction } from '../../interaction/interaction';
 import { archiveSnapshot } from '../../poller/snapshot';
 import { aliasOf } from '../../interaction/session-ref';
-import { RUNNING_STATUSES } from '../../kinds/recording';
 import { readArchive } from './manage';
 import { runningArchives, statusOf } from './perform';
 import type { SessionTarget } from './start';
@@ -60,7 +59,8 @@ export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, o
 export async function confirmStop(ix: Interaction, target: ArchiveRefTarget): Promise<void> {
   const archive = await readArchive(ix, target);
   if (!archive) return;
-  if (!RUNNING_STATUSES.includes(archive.status)) {
+  // A paused recording is refused by the service too: say why now rather than after the click.
+  if (archive.status !== 'started') {
     await replyEphemeral(ix, archiveStatusMessage({ operation: 'stop', project: target.projectName, archiveId: archive.id, status: archive.status }));
     return;
   }
