@@ -1,20 +1,21 @@
 /**
- * The buttons of the confirmation cards: "Mute everyone" (from `/mute-all`), "Disconnect" (from
- * `/kick`) — both behind Slack's confirm dialog — and "Cancel". The role is checked again on
- * the click: a card can outlive a role.
+ * The buttons of the confirmation cards: "Disconnect" (the card answering `/kick` is the one
+ * question), "Mute everyone" of `/mute-all` cards from older versions (mute-all acts at once
+ * now), and "Cancel". The role is checked again on the click: a card can outlive a role.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
-import { MUTE_VIA, noteEveryoneMuted } from '../interaction/mute-state';
+import { withAlias } from '../interaction/session-ref';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
 import { resolvedCard } from '../views/confirm';
 import { ACTION } from '../views/ids';
-import { kickNotice, muteAllNotice } from '../views/notices';
+import { kickNotice } from '../views/notices';
 import { KickTargetSchema, MuteAllTargetSchema, decodeValue, targetSession } from '../views/values';
 import { code } from '../slack/mrkdwn';
+import { muteEveryone } from '../commands/mute-all';
 import { fromBlockAction } from './context';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & { client: App['client'] };
@@ -27,18 +28,10 @@ export function register(app: App, services: Services): void {
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmMuteAll);
     const target = decodeValue(MuteAllTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
-    const s = targetSession(target);
+    const s = await withAlias(services, ix.teamId, targetSession(target));
     const allowed = await authorize(ix, 'moderator', { what: '/mute-all', command: '/mute-all', target: `session ${s.sessionId}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performChange(ix, {
-      command: '/mute-all',
-      target: `session ${s.sessionId}${target.x.length > 0 ? ` except ${target.x.join(',')}` : ''}`,
-      projectName: s.projectName,
-      errorContext: { operation: 'mute-all', sessionId: s.sessionId },
-      call: (video) => video.moderation.muteAll(s.sessionId, { active: true, ...(target.x.length > 0 ? { excludedStreamIds: target.x } : {}) }),
-      notice: () => muteAllNotice(ix.userId, s, target.x),
-    });
-    if (done.ok) await noteEveryoneMuted(ix, s, target.x, MUTE_VIA.muteAll);
+    const done = await muteEveryone(ix, s, target.x);
     if (done.ok) {
       await replyEphemeral(ix, resolvedCard(`:white_check_mark: Everyone in ${code(s.alias ?? s.sessionId)} is muted.`), { replaceOriginal: true });
     }
@@ -49,7 +42,7 @@ export function register(app: App, services: Services): void {
     const ix = fromBlockAction(services, client, body, respond, ACTION.confirmKick);
     const target = decodeValue(KickTargetSchema, action.value);
     if (!target) return replyEphemeral(ix, warning(STALE));
-    const s = targetSession(target);
+    const s = await withAlias(services, ix.teamId, targetSession(target));
     const allowed = await authorize(ix, 'moderator', { what: '/kick', command: '/kick', target: `connection ${target.c}`, projectName: s.projectName });
     if (!allowed) return;
     const done = await performChange(ix, {

@@ -1,6 +1,6 @@
 /**
  * The buttons of the session console and of people by name: Kick on a console row (Slack's
- * confirm dialog is its one confirmation), Mute everyone (acts at once: `/unmute-all` undoes it),
+ * confirm dialog is its one confirmation), Mute everyone (acts at once; its notice has Undo),
  * Post in channel, a picker's choice, and the Disconnect of a `/kick` card (the card was the
  * confirmation). Every click checks the role again: a card can outlive a role.
  */
@@ -9,14 +9,13 @@ import { connectionOf, disconnectPerson, kickCardFor, muteOne } from '../command
 import { postConsole } from '../commands/post-console';
 import { participantLabel } from '../kinds/session-console';
 import { authorize } from '../interaction/authorize';
-import { performChange } from '../interaction/change';
-import { MUTE_VIA, noteEveryoneMuted } from '../interaction/mute-state';
+import { muteEveryone } from '../commands/mute-all';
+import { MUTE_VIA } from '../interaction/mute-state';
 import type { Services } from '../services';
 import { escapeAndTruncate } from '../slack/mrkdwn';
 import { replyEphemeral } from '../slack/respond';
 import { textMessage, warning } from '../views/blocks';
 import { ACTION } from '../views/ids';
-import { muteAllNotice } from '../views/notices';
 import { KickPersonTargetSchema, PickTargetSchema, personLabel } from '../views/people';
 import { MuteAllTargetSchema, SessionTargetSchema, StreamTargetSchema, decodeValue, targetSession } from '../views/values';
 import { fromBlockAction } from './context';
@@ -67,15 +66,7 @@ export function register(app: App, services: Services): void {
       projectName: s.projectName,
     });
     if (!allowed) return;
-    const done = await performChange(ix, {
-      command: '/mute-all',
-      target: `session ${s.sessionId}`,
-      projectName: s.projectName,
-      errorContext: { operation: 'mute-all', sessionId: s.sessionId },
-      call: (video) => video.moderation.muteAll(s.sessionId, { active: true }),
-      notice: () => muteAllNotice(ix.userId, s, []),
-    });
-    if (done.ok) await noteEveryoneMuted(ix, s, [], MUTE_VIA.everyone);
+    await muteEveryone(ix, s, [], { via: MUTE_VIA.everyone });
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION.consolePost, async ({ ack, body, action, respond, client }: ButtonArgs) => {

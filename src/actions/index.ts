@@ -14,6 +14,7 @@ import * as record from './record';
 import * as render from './render';
 import * as sessionPicker from './session-picker';
 import * as streams from './streams';
+import * as undo from './undo';
 import * as videoAdmin from './video-admin';
 import * as watch from './watch';
 
@@ -21,6 +22,7 @@ export function register(app: App, services: Services): void {
   confirmations.register(app, services);
   sessionConsole.register(app, services);
   streams.register(app, services);
+  undo.register(app, services);
   muteEveryone.register(app, services);
   sessionPicker.register(app, services);
   home.register(app, services);

@@ -1,16 +1,17 @@
 /**
  * Global shortcut "Mute everyone in a session": a modal with the session picker (the latest
- * session of a project the person moderates pre-selected) and the channel to tell; submitting it
- * is the confirmation. Someone who moderates no project gets the denial instead of the form. The
- * role is checked for the session's project with no acting channel: the channel picked is where
- * the notice goes, never where authority comes from.
+ * session of a project the person moderates pre-selected) and the channel to tell (Slack fills in
+ * the one the shortcut was used from). Muting everyone is reversible, so submitting acts at once
+ * and the notice carries Undo. Without a channel picked the notice goes to the session's channel
+ * (where it is the default, else where its cards are), a direct message only when it has none.
+ * Someone who moderates no project gets the denial instead of the form. The role is checked for
+ * the session's project with no acting channel: the channel is where the notice goes, never
+ * where authority comes from.
  */
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
-import { performChange } from '../interaction/change';
-import { MUTE_VIA, noteEveryoneMuted } from '../interaction/mute-state';
 import type { Interaction } from '../interaction/interaction';
-import { decodeSessionOption, encodeSessionOption } from '../interaction/session-ref';
+import { aliasOf, decodeSessionOption, encodeSessionOption, sessionChannel } from '../interaction/session-ref';
 import { visibleSessions } from '../rbac/visibility';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
@@ -18,8 +19,11 @@ import { openFormOrSay } from '../slack/slack-failure';
 import { type SlackMessage, textMessage } from '../views/blocks';
 import { ACTION, BLOCK, CALLBACK } from '../views/ids';
 import { infoModal, muteEveryoneModal } from '../views/modals';
-import { muteAllNotice } from '../views/notices';
+import type { SessionRef } from '../views/notices';
 import { recentOption } from '../views/session-options';
+import { muteEveryone } from '../commands/mute-all';
+import { MUTE_VIA } from '../interaction/mute-state';
+import type { AnnounceResult } from '../slack/respond';
 import { fromShortcut, fromViewAction } from './context';
 import { mainText, showInModal } from './modal';
 
@@ -63,6 +67,12 @@ async function denialWithoutProject(ix: Interaction): Promise<SlackMessage> {
     },
   );
   return denial ?? textMessage(`:no_entry: \`${TITLE}\` needs the moderator role.`);
+}
+
+/** The form's last word: done, and where the notice (with its Undo) went. */
+function mutedMessage(s: SessionRef, announced: AnnounceResult): SlackMessage {
+  const where = announced.delivered === 'channel' && announced.channel ? ` The notice, with *Undo*, is in <#${announced.channel}>.` : '';
+  return textMessage(`:white_check_mark: Everyone in session ${code(s.alias ?? s.sessionId)} is muted.${where}`);
 }
 
 export function register(app: App, services: Services): void {
@@ -109,20 +119,10 @@ export function register(app: App, services: Services): void {
     await services.store
       .touchRecentSession({ teamId: ix.teamId, projectName: session.projectName, sessionId: session.sessionId, usedBy: ix.userId, usedAt: services.clock() })
       .catch((error: unknown) => ix.logger.warn('could not record a recent session', { error }));
-    const done = await performChange(
-      ix,
-      {
-        command: '/mute-all',
-        target: `session ${session.sessionId}`,
-        projectName: session.projectName,
-        errorContext: { operation: 'mute-all', sessionId: session.sessionId },
-        call: (video) => video.moderation.muteAll(session.sessionId, { active: true }),
-        notice: () => muteAllNotice(ix.userId, session, []),
-        ...(channelId ? { channelId } : {}),
-      },
-      { quiet: true },
-    );
-    if (done.ok) await noteEveryoneMuted(ix, session, [], MUTE_VIA.everyone);
-    await show(done.ok ? textMessage(`:white_check_mark: Everyone in ${code(session.sessionId)} is muted.`) : done.message);
+    const alias = await aliasOf(services, ix.teamId, session.projectName, session.sessionId);
+    const s = { ...session, ...(alias ? { alias } : {}) };
+    const tell = channelId ?? (await sessionChannel(services, ix.teamId, s.projectName, s.sessionId));
+    const done = await muteEveryone(ix, s, [], { ...(tell ? { channelId: tell } : {}), quiet: true, via: MUTE_VIA.everyone });
+    await show(done.ok ? mutedMessage(s, done.announced) : done.message);
   });
 }

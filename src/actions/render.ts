@@ -7,6 +7,7 @@ import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '
 import type { Interaction } from '../interaction/interaction';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
+import { withAlias } from '../interaction/session-ref';
 import type { RenderSnapshot } from '../poller/snapshot';
 import type { Services } from '../services';
 import { code } from '../slack/mrkdwn';
@@ -28,7 +29,7 @@ async function stopRender(ix: Interaction, services: Services, rawValue: string 
     await replyEphemeral(ix, warning(STALE));
     return false;
   }
-  const s = targetSession(target);
+  const s = await withAlias(services, ix.teamId, targetSession(target));
   const allowed = await authorize(ix, 'moderator', {
     what: '/render stop',
     command: '/render stop',

@@ -1,6 +1,7 @@
 /**
  * The buttons of the `/video-admin` cards — create, suspend, activate, delete, rotate secret —
- * each behind Slack's confirm dialog. On the click the role and the set-up are checked again (a
+ * each asking as the confirmation policy says (Slack's dialog on the project card; none on the
+ * card answering a command, nor on Activate). On the click the role and the set-up are checked again (a
  * card can outlive both), the account-level call is made, the outcome is audited, the channel
  * is told, and the card is replaced by the result. New secrets go straight to
  * `saveProjectSecret` and never into a message, an audit record or a log line.
@@ -8,27 +9,24 @@
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { z } from 'zod';
 import type { ProjectDetails, ProjectStatus } from '../api';
-import { recordAudit } from '../interaction/audit';
 import { authorize } from '../interaction/authorize';
 import type { Interaction } from '../interaction/interaction';
 import { ADMIN_COMMAND, adminSetupProblem } from '../commands/video-admin';
+import { type AdminCall, callService, finish, setProjectStatus, targetText } from '../commands/video-admin-change';
 import { saveProjectSecret } from '../secrets/project-secrets';
 import type { Services } from '../services';
-import { announce, replyEphemeral } from '../slack/respond';
+import { replyEphemeral } from '../slack/respond';
 import { type SlackMessage, warning } from '../views/blocks';
-import { auditErrorCode } from '../views/errors';
 import { ACTION } from '../views/ids';
 import {
   type AdminOperation,
   CreateTargetSchema,
   ProjectTargetSchema,
   type ProjectTarget,
-  adminErrorMessage,
   doneReply,
   projectCreatedNotice,
   projectCreatedReply,
   projectDeletedNotice,
-  projectStatusNotice,
   projectTarget,
   projectText,
   secretRotatedNotice,
@@ -40,45 +38,6 @@ import { fromBlockAction } from './context';
 type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & { client: App['client'] };
 
 const STALE = 'This button’s card is from an older version of vidops; run `/video-admin` again.';
-
-interface AdminCall {
-  operation: AdminOperation;
-  /** As audited: `/video-admin <subcommand>`. */
-  command: string;
-  target: string;
-  /** The vidops project using the key, if any (audit column). */
-  projectName: string;
-  apiKey?: string;
-}
-
-/** Makes the account-level call; on failure audits it and tells the asker, and returns undefined. */
-async function callService<T>(ix: Interaction, what: AdminCall, call: () => Promise<T>): Promise<{ value: T } | undefined> {
-  try {
-    return { value: await call() };
-  } catch (error) {
-    ix.logger.warn('project administration failed', { command: what.command, apiKey: what.apiKey, error });
-    await recordAudit(ix, { command: what.command, target: what.target, projectName: what.projectName, outcome: 'error', error: auditErrorCode(error) });
-    await replyEphemeral(ix, adminErrorMessage(error, what.operation, what.apiKey));
-    return undefined;
-  }
-}
-
-/** After a change: the audit record, the channel's notice, and the asker's card replaced. */
-async function finish(ix: Interaction, what: AdminCall, result: { notice: SlackMessage; reply: SlackMessage; auditError?: string }): Promise<void> {
-  await recordAudit(ix, {
-    command: what.command,
-    target: what.target,
-    projectName: what.projectName,
-    outcome: result.auditError === undefined ? 'ok' : 'error',
-    ...(result.auditError !== undefined ? { error: result.auditError } : {}),
-  });
-  await announce(ix, result.notice);
-  await replyEphemeral(ix, result.reply, { replaceOriginal: true });
-}
-
-function targetText(t: { apiKey: string; name?: string }): string {
-  return `project ${t.apiKey}${t.name ? ` (${t.name})` : ''}`;
-}
 
 interface ButtonSpec<S extends z.ZodType> {
   actionId: string;
@@ -117,16 +76,7 @@ function statusButton(app: App, services: Services, status: ProjectStatus): void
     needsSecretKey: false,
     apiKey: (t) => t.k,
     target: (t) => targetText({ apiKey: t.k, name: t.n }),
-    async run(ix, t, what) {
-      const done = await callService(ix, what, () => services.projects.admin().setStatus(t.k, status));
-      if (!done) return;
-      const details = done.value;
-      const usedBy = services.projects.namesForApiKey(details.apiKey);
-      await finish(ix, what, {
-        notice: projectStatusNotice(ix.userId, details, status, usedBy),
-        reply: doneReply(`Project ${projectText(details)} is ${status === 'SUSPENDED' ? 'suspended' : 'active'}.`),
-      });
-    },
+    run: (ix, t, what) => setProjectStatus(ix, t.k, status, what),
   });
 }
 

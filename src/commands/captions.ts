@@ -9,7 +9,7 @@ import { CAPTION_LANGUAGES, type CaptionLanguage } from '../api';
 import { type CaptionsSnapshot, captionsSnapshot } from '../poller/snapshot';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { captionsStoppedNotice } from '../views/captions';
+import { captionsStopConfirmCard, captionsStoppedNotice } from '../views/captions';
 import { captionsKind } from '../kinds/captions';
 import { startModel } from '../kinds';
 import type { SessionRef } from '../views/notices';
@@ -18,7 +18,7 @@ import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import type { ProjectClient } from '../services';
 import { type Change, performChange } from '../interaction/change';
-import { resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
+import { aliasOf, resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
 
 /** The service's default and maximum. */
 export const CAPTIONS_DEFAULT_MAX_DURATION_S = 14_400;
@@ -170,7 +170,8 @@ const stopCaptions = defineSubcommand({
       // Started from Slack: the watch knows the session and project.
       const [known] = (await ix.services.store.listWatches({ kind: 'captions', teamId: ix.teamId, resourceId: captionsId }, { includeEnded: true })).slice(-1);
       if (known && (args.project === undefined || args.project === known.projectName)) {
-        session = { projectName: known.projectName, sessionId: known.sessionId };
+        const alias = await aliasOf(ix.services, ix.teamId, known.projectName, known.sessionId);
+        session = { projectName: known.projectName, sessionId: known.sessionId, ...(alias ? { alias } : {}) };
       }
     }
     let project = session?.projectName;
@@ -179,8 +180,8 @@ const stopCaptions = defineSubcommand({
       if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
       project = resolved.value.projectName;
     }
-    const id = captionsId;
-    await performChange(ix, stopCaptionsChange(ix, id, project, session));
+    // Irreversible: the card is the one question, its button stops them (src/actions/captions.ts).
+    await replyEphemeral(ix, captionsStopConfirmCard(project, captionsId, session));
   },
 });
 

@@ -1,22 +1,50 @@
 /**
- * `/mute-all [session] [--except id,id]` — answers with a confirmation card (who will be muted);
- * its red button, once confirmed, mutes everyone (see `src/actions/confirmations.ts`).
+ * `/mute-all [session] [--except id,id]` — mutes everyone at once (reversible, so no question:
+ * see src/views/confirmation-policy.ts); the channel's notice carries an Undo
+ * (src/actions/undo.ts). The shortcut's form and cards of older versions mute through
+ * `muteEveryone` too.
  */
 import { z } from 'zod';
-import { VideoNotFoundError } from '../api';
+import { type ChangeResult, performChange } from '../interaction/change';
+import type { Interaction } from '../interaction/interaction';
+import { MUTE_VIA, type MuteVia, noteEveryoneMuted } from '../interaction/mute-state';
+import { resolveSession } from '../interaction/session-ref';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { muteAllConfirmCard } from '../views/confirm';
+import { type SessionRef, muteAllNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import { resolveSession } from '../interaction/session-ref';
 
-/** Stream IDs a mute-all card can carry in its button (2000 characters). */
+/** Stream IDs the notice's Undo can carry in its value (2000 characters). */
 export const MAX_EXCLUDED_STREAMS = 40;
+
+/** Mutes everyone in `s` but `excluded`; the notice (with Undo) goes to `channelId`, default the interaction's channel. */
+export async function muteEveryone(
+  ix: Interaction,
+  s: SessionRef,
+  excluded: readonly string[],
+  options: { channelId?: string; quiet?: boolean; via?: MuteVia } = {},
+): Promise<ChangeResult<void>> {
+  const done = await performChange(
+    ix,
+    {
+      command: '/mute-all',
+      target: `session ${s.sessionId}${excluded.length > 0 ? ` except ${excluded.join(',')}` : ''}`,
+      projectName: s.projectName,
+      errorContext: { operation: 'mute-all', sessionId: s.sessionId },
+      call: (video) => video.moderation.muteAll(s.sessionId, { active: true, ...(excluded.length > 0 ? { excludedStreamIds: [...excluded] } : {}) }),
+      notice: () => muteAllNotice(ix.userId, s, excluded),
+      ...(options.channelId ? { channelId: options.channelId } : {}),
+    },
+    { quiet: options.quiet ?? false },
+  );
+  if (done.ok) await noteEveryoneMuted(ix, s, excluded, options.via ?? MUTE_VIA.muteAll);
+  return done;
+}
 
 export const muteAllCommand = defineCommand({
   command: '/mute-all',
-  summary: 'Mute everyone in a session (after a confirmation), optionally sparing some streams.',
+  summary: 'Mute everyone in a session at once (the notice has Undo), optionally sparing some streams.',
   subcommands: [
     defineSubcommand({
       summary: 'Mute everyone in a session',
@@ -41,18 +69,7 @@ export const muteAllCommand = defineCommand({
       async run(ix, args) {
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-        const s = resolved.value;
-        const excluded = [...new Set(args.except ?? [])];
-        let publishing: number | undefined;
-        try {
-          const page = await ix.services.projects.client(s.projectName).streams.list(s.sessionId);
-          publishing = page.items.filter((stream) => !excluded.includes(stream.id)).length;
-        } catch (error) {
-          // The count only informs the card; the mute itself reports real problems.
-          if (error instanceof VideoNotFoundError) publishing = 0;
-          else ix.logger.info('could not count the streams before muting', { error });
-        }
-        await replyEphemeral(ix, muteAllConfirmCard(s, excluded, publishing));
+        await muteEveryone(ix, resolved.value, [...new Set(args.except ?? [])]);
       },
     }),
   ],

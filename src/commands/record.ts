@@ -26,7 +26,7 @@ import {
 } from './record/args';
 import { changeLayout, changeStreams, confirmDelete, showArchive, showArchivePage } from './record/manage';
 import { openStartModal, startRecording } from './record/start';
-import { offerStopChoice, stopRecording } from './record/stop';
+import { confirmStop, offerStopChoice } from './record/stop';
 import { runStorage } from './record/storage';
 import { resolveProject, resolveSession } from '../interaction/session-ref';
 
@@ -169,7 +169,7 @@ export const recordCommand = defineCommand({
             label: 'recording-id',
             optional: true,
             description:
-              'the recording to stop. Typing its ID is the confirmation, so it stops at once. Without it you get the session’s recordings in progress, each with a Stop button that asks first',
+              'the recording to stop. You get a card naming it, whose Stop button stops it; without an ID, the session’s recordings in progress, each with its Stop button',
           },
         ],
         flags: [
@@ -189,7 +189,7 @@ export const recordCommand = defineCommand({
           return offerStopChoice(ix, resolved.value);
         }
         const project = await projectOf(ix, args.project);
-        if (project) await stopRecording(ix, { projectName: project, archiveId: args.archive });
+        if (project) await confirmStop(ix, { projectName: project, archiveId: args.archive });
       },
     }),
     defineSubcommand({

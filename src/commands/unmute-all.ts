@@ -2,12 +2,27 @@
 import { z } from 'zod';
 import { replyEphemeral } from '../slack/respond';
 import { warning } from '../views/blocks';
-import { unmuteAllNotice } from '../views/notices';
+import { type SessionRef, unmuteAllNotice } from '../views/notices';
 import { defineCommand, defineSubcommand } from './command';
 import { projectFlag, projectName, sessionRef } from './grammar';
-import { performChange } from '../interaction/change';
-import { MUTE_VIA, noteMuteLifted } from '../interaction/mute-state';
+import { type ChangeResult, performChange } from '../interaction/change';
+import type { Interaction } from '../interaction/interaction';
+import { MUTE_VIA, type MuteVia, noteMuteLifted } from '../interaction/mute-state';
 import { resolveSession } from '../interaction/session-ref';
+
+/** Lifts the session's mute state; also the Undo of a mute-everyone notice (src/actions/undo.ts). */
+export async function unmuteEveryone(ix: Interaction, s: SessionRef, via: MuteVia = MUTE_VIA.unmuteAll): Promise<ChangeResult<void>> {
+  const done = await performChange(ix, {
+    command: '/unmute-all',
+    target: `session ${s.sessionId}`,
+    projectName: s.projectName,
+    errorContext: { operation: 'unmute-all', sessionId: s.sessionId },
+    call: (video) => video.moderation.muteAll(s.sessionId, { active: false }),
+    notice: () => unmuteAllNotice(ix.userId, s),
+  });
+  if (done.ok) await noteMuteLifted(ix, s, via);
+  return done;
+}
 
 export const unmuteAllCommand = defineCommand({
   command: '/unmute-all',
@@ -26,16 +41,7 @@ export const unmuteAllCommand = defineCommand({
       async run(ix, args) {
         const resolved = await resolveSession(ix.services, ix, args.session, args.project);
         if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));
-        const s = resolved.value;
-        const done = await performChange(ix, {
-          command: '/unmute-all',
-          target: `session ${s.sessionId}`,
-          projectName: s.projectName,
-          errorContext: { operation: 'unmute-all', sessionId: s.sessionId },
-          call: (video) => video.moderation.muteAll(s.sessionId, { active: false }),
-          notice: () => unmuteAllNotice(ix.userId, s),
-        });
-        if (done.ok) await noteMuteLifted(ix, s, MUTE_VIA.unmuteAll);
+        await unmuteEveryone(ix, resolved.value);
       },
     }),
   ],

@@ -27,6 +27,8 @@ import type { Interaction } from '../interaction/interaction';
 import type { CommandInvocation } from './command';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier } from './grammar';
+import { setProjectStatus, targetText } from './video-admin-change';
+import { confirmationFor } from '../views/confirmation-policy';
 
 export const ADMIN_COMMAND = '/video-admin';
 
@@ -141,13 +143,13 @@ const createSub = defineSubcommand({
 });
 
 function statusSub(status: ProjectStatus) {
-  const name = status === 'SUSPENDED' ? 'suspend' : 'activate';
+  const name: 'suspend' | 'activate' = status === 'SUSPENDED' ? 'suspend' : 'activate';
   return defineSubcommand({
     name,
     summary:
       status === 'SUSPENDED'
         ? 'Suspend a project: its API key and sessions stop working (after a confirmation)'
-        : 'Activate a suspended project again (after a confirmation)',
+        : 'Activate a suspended project again (at once: suspending it again undoes it)',
     role: 'admin',
     args: { positionals: [projectArg], flags: [], schema: projectSchema, examples: ['46123456'] },
     target: projectTargetText,
@@ -163,7 +165,18 @@ function statusSub(status: ProjectStatus) {
             const state = status === 'SUSPENDED' ? 'already suspended' : 'already active';
             return replyEphemeral(ix, textMessage(`Project ${projectText(details)} is ${state}; nothing to do.`));
           }
-          await replyEphemeral(ix, statusConfirmCard(details, status, ix.services.projects.namesForApiKey(details.apiKey)));
+          const usedBy = ix.services.projects.namesForApiKey(details.apiKey);
+          if (confirmationFor(status === 'SUSPENDED' ? 'project-suspend' : 'project-activate', 'typed') === 'none') {
+            const what = {
+              operation: name,
+              command: `${ADMIN_COMMAND} ${name}`,
+              target: targetText(details),
+              projectName: usedBy[0] ?? '',
+              apiKey: details.apiKey,
+            };
+            return setProjectStatus(ix, details.apiKey, status, what, { typed: true });
+          }
+          await replyEphemeral(ix, statusConfirmCard(details, status, usedBy));
         },
         args.project,
       );

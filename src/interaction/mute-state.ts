@@ -17,6 +17,8 @@ export const MUTE_VIA = {
   /** The shortcut's form and the console's button. */
   everyone: 'Mute everyone',
   unmuteAll: '/unmute-all',
+  /** The Undo of a mute-everyone notice. */
+  undo: 'Undo',
 } as const;
 export type MuteVia = (typeof MUTE_VIA)[keyof typeof MUTE_VIA];
 

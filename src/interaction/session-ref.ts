@@ -115,9 +115,9 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
       project = await findProject(deps, scope, projectFlag);
     }
     if (!project.ok) return project;
-    // The channel's default is stored as an ID: cards still name it by its alias when it has one.
-    const named = sessionSource === 'channel' ? await aliasOf(deps, scope.teamId, project.value.projectName, sessionRef) : undefined;
-    resolved = { ...project.value, sessionId: sessionRef, ...(named !== undefined && { alias: named }), sessionSource };
+    // Named by its ID (or the channel's default, stored as an ID): still called by its alias.
+    const known = await aliasOf(deps, scope.teamId, project.value.projectName, sessionRef);
+    resolved = { ...project.value, sessionId: sessionRef, sessionSource, ...(known ? { alias: known } : {}) };
   } else {
     return {
       ok: false,
@@ -140,15 +140,45 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
   return { ok: true, value: resolved };
 }
 
-/** Most aliases read when looking for a session's alias. */
-const ALIAS_SCAN = 1000;
-
-/** The alias of a session, if the team gave it one (the first alphabetically). */
-async function aliasOf(deps: Deps, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
+/** The alias of a session known only by its ID (a button's value, a picker), if it has one. */
+export async function aliasOf(deps: Pick<Services, 'store' | 'logger'>, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
   try {
-    return (await deps.store.listAliases(teamId, '', ALIAS_SCAN)).find((a) => a.sessionId === sessionId && a.projectName === projectName)?.alias;
+    const aliases = await deps.store.listAliases(teamId);
+    return aliases.find((a) => a.sessionId === sessionId && a.projectName === projectName)?.alias;
   } catch (error) {
-    deps.logger.warn('could not look up the alias of a session', { error: (error as Error).message });
+    deps.logger.warn('could not look up the session’s alias; naming it by its ID', { error: (error as Error).message });
+    return undefined;
+  }
+}
+
+/** `s` with its alias, looked up when a button's value did not carry one. */
+export async function withAlias<S extends { projectName: string; sessionId: string; alias?: string }>(
+  deps: Pick<Services, 'store' | 'logger'>,
+  teamId: string,
+  s: S,
+): Promise<S> {
+  if (s.alias) return s;
+  const alias = await aliasOf(deps, teamId, s.projectName, s.sessionId);
+  return alias ? { ...s, alias } : s;
+}
+
+/**
+ * The channel that follows a session: the one whose default it is (the latest set), else the one
+ * with its newest card. Where a notice goes when its asker named no channel (the shortcut).
+ */
+export async function sessionChannel(
+  deps: Pick<Services, 'store' | 'logger'>,
+  teamId: string,
+  projectName: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  try {
+    const [bound] = await deps.store.channelsDefaultingTo(teamId, projectName, sessionId);
+    if (bound) return bound;
+    const watches = await deps.store.listWatches({ teamId, projectName, sessionId }, { includeEnded: true });
+    return watches.sort((a, b) => b.createdAt - a.createdAt)[0]?.channelId;
+  } catch (error) {
+    deps.logger.warn('could not find the session’s channel', { error: (error as Error).message });
     return undefined;
   }
 }

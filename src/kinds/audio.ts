@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AudioSnapshot } from '../poller/snapshot';
 import { code, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, actions, button, context, fallbackText, fields, section } from '../views/blocks';
+import { dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { type SessionRef, footer, sessionText } from '../views/notices';
 import { encodeValue, sessionTarget } from '../views/values';
@@ -36,12 +37,12 @@ export function audioStopButton(s: SessionRef, facts: Pick<AudioFacts, 'id' | 'c
     text: 'Stop',
     style: 'danger',
     value: encodeValue({ ...sessionTarget(s), c: facts.connectionId, i: facts.id }),
-    confirm: {
+    ...dialogFor('audio-stop', 'clicked', {
       title: 'Stop sending audio?',
       text: `The connection sending the audio of ${sessionText(s)}${facts.uri ? ` to ${code(facts.uri)}` : ''} is disconnected.`,
       confirm: 'Stop',
       danger: true,
-    },
+    }),
   });
 }
 

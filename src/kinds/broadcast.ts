@@ -12,6 +12,7 @@ import type { BroadcastSnapshot } from '../poller/snapshot';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, type SlackMessage, actions, button, context, fields, header, section } from '../views/blocks';
 import { formatDuration } from '../views/format';
+import { type Via, dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { encodeValue } from '../views/values';
 import { type CardView, type ResourceKind, actionsContext } from './kind';
@@ -177,6 +178,7 @@ export function stopButton(
   broadcast: { id: string; sessionId: string },
   ctx: { projectName: string; alias?: string; startedBy?: string },
   text = 'Stop broadcast',
+  via: Via = 'clicked',
 ): Button {
   return button({
     actionId: ACTION.broadcastStop,
@@ -184,13 +186,13 @@ export function stopButton(
     style: 'danger',
     value: encodeValue(broadcastTarget(broadcast, ctx)),
     accessibilityLabel: `Stop broadcast ${broadcast.id}`,
-    confirm: {
+    ...dialogFor('broadcast-stop', via, {
       title: 'Stop the broadcast?',
       text: `Broadcast ${code(broadcast.id)} of session ${sessionText(broadcast, ctx)} ends at once for every viewer and RTMP destination.`,
       confirm: 'Stop broadcast',
       deny: 'Keep it running',
       danger: true,
-    },
+    }),
   });
 }
 

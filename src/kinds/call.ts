@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { SipSnapshot } from '../poller/snapshot';
 import { code, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, actions, button, context, fallbackText, fields, section } from '../views/blocks';
+import { dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { type SessionRef, footer, sessionText } from '../views/notices';
 import { keyActionId, KEYPAD } from '../views/sip';
@@ -50,12 +51,12 @@ export function hangUpButton(s: SessionRef, call: Pick<DialedCall, 'id' | 'conne
     text: 'Hang up',
     style: 'danger',
     value: encodeValue({ ...sessionTarget(s), c: call.connectionId, i: call.id }),
-    confirm: {
+    ...dialogFor('call-hang-up', 'clicked', {
       title: 'Hang up?',
       text: `The call${uri ? ` to ${code(uri)}` : ''} is disconnected from ${sessionText(s)}.`,
       confirm: 'Hang up',
       danger: true,
-    },
+    }),
   });
 }
 

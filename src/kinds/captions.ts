@@ -9,6 +9,7 @@ import type { CaptionsSnapshot } from '../poller/snapshot';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, actions, button, context, fallbackText, fields, section } from '../views/blocks';
 import { formatDuration, slackTime } from '../views/format';
+import { type Via, dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { type SessionRef, footer, sessionText } from '../views/notices';
 import { encodeValue, sessionTarget } from '../views/values';
@@ -42,19 +43,19 @@ export interface CaptionsFacts {
   partialCaptions: boolean;
 }
 
-/** "Stop captions" (Slack's confirm dialog first). */
-export function captionsStopButton(s: SessionRef, captionsId: string): Button {
+/** "Stop captions": Slack's confirm dialog first on a card; none on the card answering `/captions stop` (`typed`). */
+export function captionsStopButton(s: SessionRef, captionsId: string, via: Via = 'clicked'): Button {
   return button({
     actionId: ACTION.stopCaptions,
     text: 'Stop captions',
     style: 'danger',
     value: encodeValue({ ...sessionTarget(s), i: captionsId }),
-    confirm: {
+    ...dialogFor('captions-stop', via, {
       title: 'Stop live captions?',
       text: `Captions in ${sessionText(s)} stop for everyone. They can be started again with \`/captions start\`.`,
       confirm: 'Stop captions',
       danger: true,
-    },
+    }),
   });
 }
 

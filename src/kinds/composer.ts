@@ -8,6 +8,7 @@ import type { RenderSnapshot } from '../poller/snapshot';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, type SlackMessage, actions, button, context, fallbackText, fields, section } from '../views/blocks';
 import { formatDuration } from '../views/format';
+import { type Via, dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { type SessionRef, footer, sessionText } from '../views/notices';
 import { encodeValue, sessionTarget } from '../views/values';
@@ -57,20 +58,23 @@ export function pageText(url: string): string {
   return escapeAndTruncate(url, 300);
 }
 
-/** "Stop" for a composer (Slack's confirm dialog first); also usable where only its id is known. */
-export function renderStopButton(s: SessionRef, render: Pick<RenderView, 'id'> & { url?: string }): Button {
+/**
+ * "Stop" for a composer: Slack's confirm dialog first, but none on a card answering `/render stop`
+ * (`typed`: the card was the question). Also usable where only its id is known.
+ */
+export function renderStopButton(s: SessionRef, render: Pick<RenderView, 'id'> & { url?: string }, via: Via = 'clicked'): Button {
   return button({
     actionId: ACTION.stopRender,
     text: 'Stop',
     style: 'danger',
     value: encodeValue({ ...sessionTarget(s), i: render.id }),
     accessibilityLabel: `Stop composer ${render.id}`,
-    confirm: {
+    ...dialogFor('render-stop', via, {
       title: 'Stop this composer?',
       text: `${render.url ? `The page ${escapeAndTruncate(render.url, 150)}` : 'Its page'} stops being published into ${sessionText(s)}.`,
       confirm: 'Stop',
       danger: true,
-    },
+    }),
   });
 }
 

@@ -14,6 +14,7 @@ import type { ArchiveTarget } from '../views/archive-values';
 import { type Button, type KnownBlock, type SlackMessage, actions, button, context, fallbackText, fields, section } from '../views/blocks';
 import { formatBytes, formatDuration, slackTime } from '../views/format';
 import { RECORD_ACTION, RECORD_BLOCK } from '../views/ids';
+import { type Via, dialogFor } from '../views/confirmation-policy';
 import { recordingStartedHeadline } from '../views/archive-notices';
 import { encodeValue } from '../views/values';
 import { type ActionRecord, type CardView, type ResourceKind, actionsContext } from './kind';
@@ -121,20 +122,21 @@ export function targetOf(archive: ArchiveCardData, ctx: { projectName: string; a
   };
 }
 
-export function stopButton(archive: ArchiveCardData, target: ArchiveTarget): Button {
+/** `via`: `typed` on the card answering `/record stop` (the card was the question), else `clicked`. */
+export function stopButton(archive: ArchiveCardData, target: ArchiveTarget, via: Via = 'clicked'): Button {
   const title = archive.name ? `*${escapeAndTruncate(archive.name, 100)}*` : code(archive.id);
   return button({
     actionId: RECORD_ACTION.stop,
     text: 'Stop recording',
     style: 'danger',
     value: encodeValue(target),
-    confirm: {
+    ...dialogFor('record-stop', via, {
       title: 'Stop this recording?',
       text: `Recording ${title} of session ${sessionText(archive.sessionId, target.a)} stops now; the file is processed next.`,
       confirm: 'Stop recording',
       deny: 'Keep recording',
       danger: true,
-    },
+    }),
   });
 }
 
@@ -142,7 +144,7 @@ export function downloadButton(target: ArchiveTarget): Button {
   return button({ actionId: RECORD_ACTION.download, text: 'Download', style: 'primary', value: encodeValue(target) });
 }
 
-export function deleteButton(archive: ArchiveCardData, target: ArchiveTarget): Button {
+export function deleteButton(archive: ArchiveCardData, target: ArchiveTarget, via: Via = 'clicked'): Button {
   const what =
     archive.status === 'uploaded' ? 'The record is removed; the file in your upload target stays.' : 'The file is removed from the video service for good.';
   return button({
@@ -150,13 +152,13 @@ export function deleteButton(archive: ArchiveCardData, target: ArchiveTarget): B
     text: 'Delete',
     style: 'danger',
     value: encodeValue(target),
-    confirm: {
+    ...dialogFor('record-delete', via, {
       title: 'Delete this recording?',
       text: `${archive.name ? `*${escapeAndTruncate(archive.name, 100)}* ` : ''}(${code(archive.id)}): ${what}`,
       confirm: 'Delete',
       deny: 'Keep it',
       danger: true,
-    },
+    }),
   });
 }
 

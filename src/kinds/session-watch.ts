@@ -11,6 +11,7 @@ import { type Watch } from '../poller/watch';
 import { channelMention, code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, actions, button, context, fallbackText, fields, section } from '../views/blocks';
 import { formatDuration, slackTime } from '../views/format';
+import { dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { footer } from '../views/notices';
 import { encodeValue, sessionTarget } from '../views/values';
@@ -38,19 +39,19 @@ const FOUND = new Set(['discovered-archive', 'discovered-broadcast', 'discovered
 /** Findings listed on the card; the thread has them all. */
 const FOUND_SHOWN = 3;
 
-/** "Stop watching" on a running watch's card (Slack's confirm dialog first). */
+/** "Stop watching" on a running watch's card: acts at once (reversible: `/video watch` starts it again). */
 export function stopWatchingButton(s: { projectName: string; sessionId: string; alias?: string }): Button {
   return button({
     actionId: ACTION.stopWatching,
     text: 'Stop watching',
     style: 'danger',
     value: encodeValue(sessionTarget(s)),
-    confirm: {
+    ...dialogFor('unwatch', 'clicked', {
       title: 'Stop watching?',
       text: `This channel stops hearing of what starts in ${watchScope(s)}, and of what it announced so far.`,
       confirm: 'Stop watching',
       danger: true,
-    },
+    }),
   });
 }
 

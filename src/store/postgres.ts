@@ -125,6 +125,14 @@ export class PostgresStore implements VidopsStore {
     return rows[0] && toChannelBinding(rows[0]);
   }
 
+  async channelsDefaultingTo(teamId: string, projectName: string, sessionId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ channel_id: string }>(
+      'SELECT channel_id FROM channel_bindings WHERE team_id = $1 AND project_name = $2 AND session_id = $3 ORDER BY updated_at DESC, channel_id LIMIT 20',
+      [teamId, projectName, sessionId],
+    );
+    return rows.map((row) => row.channel_id);
+  }
+
   async setChannelBinding(change: ChannelBindingChange): Promise<void> {
     await this.pool.query(
       `INSERT INTO channel_bindings AS b (team_id, channel_id, project_name, session_id, updated_by, updated_at)

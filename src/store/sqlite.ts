@@ -120,6 +120,13 @@ export class SqliteStore implements VidopsStore {
     return row && toChannelBinding(row);
   }
 
+  async channelsDefaultingTo(teamId: string, projectName: string, sessionId: string): Promise<string[]> {
+    const rows = this.statement(
+      'SELECT channel_id FROM channel_bindings WHERE team_id = ? AND project_name = ? AND session_id = ? ORDER BY updated_at DESC, channel_id LIMIT 20',
+    ).all(teamId, projectName, sessionId) as { channel_id: string }[];
+    return rows.map((row) => row.channel_id);
+  }
+
   async setChannelBinding(change: ChannelBindingChange): Promise<void> {
     this.statement(
       `INSERT INTO channel_bindings (team_id, channel_id, project_name, session_id, updated_by, updated_at)

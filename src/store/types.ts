@@ -90,6 +90,8 @@ export interface Store {
   getChannelBinding(teamId: string, channelId: string): Promise<ChannelBinding | undefined>;
   /** Merges the given fields into the channel's binding (creating it when absent). */
   setChannelBinding(binding: ChannelBindingChange): Promise<void>;
+  /** The channels whose default session is `sessionId` (of `projectName`), the latest set first. */
+  channelsDefaultingTo(teamId: string, projectName: string, sessionId: string): Promise<string[]>;
 
   /** Creates or replaces the alias; aliases are compared lower-cased. */
   putAlias(alias: SessionAlias): Promise<void>;

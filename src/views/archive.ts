@@ -79,7 +79,10 @@ export function archiveListMessage(items: readonly ArchiveCardData[], ctx: Archi
   return { text: fallbackText(`Recordings ${where}: ${range}`), blocks };
 }
 
-/** `/record stop` without an ID: the session's recordings in progress, each with a confirmed Stop. */
+/**
+ * `/record stop`: the recording named, or the session's recordings in progress. The card is the
+ * one question (confirmation policy): its Stop buttons act.
+ */
 export function stopChoiceMessage(items: readonly ArchiveCardData[], s: { projectName: string; sessionId: string; alias?: string }): SlackMessage {
   const shown = items.slice(0, 40);
   const question =
@@ -87,13 +90,13 @@ export function stopChoiceMessage(items: readonly ArchiveCardData[], s: { projec
       ? `:black_square_for_stop: *Stop the recording of session ${sessionText(s.sessionId, s.alias)}?*`
       : `:black_square_for_stop: *${shown.length} recordings of session ${sessionText(s.sessionId, s.alias)} are in progress.* Which one should stop?`;
   const blocks: KnownBlock[] = [section(question)];
-  for (const archive of shown) blocks.push(section(listLine(archive, false), stopButton(archive, targetOf(archive, s, false))));
+  for (const archive of shown) blocks.push(section(listLine(archive, false), stopButton(archive, targetOf(archive, s, false), 'typed')));
   blocks.push(actions([button({ actionId: ACTION.cancel, text: 'Cancel' })]));
-  blocks.push(context('Only you can see this. `/record stop <recording-id>` stops one at once.'));
+  blocks.push(context(s.alias ? `Only you can see this. Session ID ${code(s.sessionId)}` : 'Only you can see this.'));
   return { text: fallbackText(`Stop a recording of session ${escapeMrkdwn(s.alias ?? s.sessionId)}?`), blocks };
 }
 
-/** `/record delete <id>`: what will be deleted, behind Slack's confirm dialog. */
+/** `/record delete <id>`: what will be deleted; the card is the one question, its Delete acts. */
 export function deleteConfirmCard(archive: ArchiveCardData, ctx: { projectName: string }): SlackMessage {
   const what =
     archive.status === 'uploaded'
@@ -105,7 +108,7 @@ export function deleteConfirmCard(archive: ArchiveCardData, ctx: { projectName: 
       section(
         `:warning: *Delete this recording?* ${archiveTitle(archive)} (${code(archive.id)}, ${statusLabel(archive.status).toLowerCase()}, ${sizeText(archive)}). ${what}`,
       ),
-      actions([deleteButton(archive, targetOf(archive, ctx, false)), button({ actionId: ACTION.cancel, text: 'Cancel' })]),
+      actions([deleteButton(archive, targetOf(archive, ctx, false), 'typed'), button({ actionId: ACTION.cancel, text: 'Cancel' })]),
       context(`Project *${escapeAndTruncate(ctx.projectName, 100)}* · only you can see this.`),
     ],
   };

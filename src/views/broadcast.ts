@@ -60,12 +60,17 @@ export function broadcastListMessage(
 
 const cancelButton = (): Button => button({ actionId: ACTION.cancel, text: 'Cancel' });
 
-/** `/broadcast stop …`: the confirmation card for one broadcast (ephemeral). */
+/** The context line of a `/broadcast stop` card: the raw session ID only there, when an alias named it. */
+function onlyYou(broadcast: { sessionId: string }, ctx: { alias?: string }): string {
+  return ctx.alias ? `Only you can see this. Session ID ${code(broadcast.sessionId)}` : 'Only you can see this.';
+}
+
+/** `/broadcast stop …`: the one question for one broadcast (ephemeral); its button acts. */
 export function stopConfirmCard(broadcast: BroadcastView, ctx: { projectName: string; alias?: string }): SlackMessage {
   const text = `:warning: *Stop broadcast ${code(broadcast.id)}* of session ${sessionText(broadcast, ctx)}? ${outputsSummary(broadcast)} — every output ends at once.`;
   return {
     text: `Stop broadcast ${broadcast.id}?`,
-    blocks: [section(text), actions([stopButton(broadcast, ctx), cancelButton()]), context('Only you can see this.')],
+    blocks: [section(text), actions([stopButton(broadcast, ctx, 'Stop broadcast', 'typed'), cancelButton()]), context(onlyYou(broadcast, ctx))],
   };
 }
 
@@ -74,10 +79,10 @@ export function stopChoiceCard(broadcasts: readonly BroadcastView[], ctx: { proj
   const session = ctx.alias ? code(ctx.alias) : code(ctx.sessionId);
   const blocks: KnownBlock[] = [section(`:warning: Session ${session} runs ${broadcasts.length} broadcasts. Which one should stop?`)];
   for (const broadcast of broadcasts.slice(0, MAX_BROADCASTS_IN_LIST)) {
-    blocks.push(section(listLine(broadcast, ctx.alias), stopButton(broadcast, ctx, 'Stop this one')));
+    blocks.push(section(listLine(broadcast, ctx.alias), stopButton(broadcast, ctx, 'Stop this one', 'typed')));
   }
   blocks.push(actions([cancelButton()]));
-  blocks.push(context('Only you can see this.'));
+  blocks.push(context(onlyYou(ctx, ctx)));
   return { text: `Which broadcast of ${escapeMrkdwn(ctx.alias ?? ctx.sessionId)} should stop?`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }
 

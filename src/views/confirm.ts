@@ -1,9 +1,10 @@
 /**
- * Confirmation cards for destructive actions. The slash command answers with one of these
- * (ephemeral); its red button opens Slack's confirm dialog — two taps in all on a phone.
+ * The card that answers a typed irreversible command (ephemeral): it is the one question
+ * (src/views/confirmation-policy.ts), so its red button acts.
  */
 import { code, escapeMrkdwn } from '../slack/mrkdwn';
 import { type SlackMessage, actions, button, context, section } from './blocks';
+import { dialogFor } from './confirmation-policy';
 import { ACTION } from './ids';
 import type { SessionRef } from './notices';
 import { encodeValue, sessionTarget } from './values';
@@ -13,42 +14,6 @@ function sessionText(s: SessionRef): string {
 }
 
 const cancelButton = () => button({ actionId: ACTION.cancel, text: 'Cancel' });
-
-export function muteAllConfirmCard(s: SessionRef, excluded: readonly string[], publishing?: number): SlackMessage {
-  const who =
-    publishing === undefined
-      ? 'Everyone publishing'
-      : publishing === 0
-        ? 'Nobody is publishing yet, but everyone who starts'
-        : `${publishing === 1 ? '1 stream' : `${publishing} streams`} publishing (and everyone who starts later)`;
-  const except =
-    excluded.length > 0 ? ` except ${excluded.slice(0, 10).map(code).join(', ')}${excluded.length > 10 ? ` and ${excluded.length - 10} more` : ''}` : '';
-  const text = `${who} in session ${sessionText(s)} will be muted${except}, until someone runs \`/unmute-all\`.`;
-  const value = encodeValue({ ...sessionTarget(s), x: excluded });
-  return {
-    text: `Mute everyone in ${escapeMrkdwn(s.alias ?? s.sessionId)}?`,
-    blocks: [
-      section(`:warning: *Mute everyone?* ${text}`),
-      actions([
-        button({
-          actionId: ACTION.confirmMuteAll,
-          text: 'Mute everyone',
-          style: 'danger',
-          value,
-          confirm: {
-            title: 'Mute everyone?',
-            text: `Everyone in session ${sessionText(s)}${except} will be muted.`,
-            confirm: 'Mute everyone',
-            deny: 'Cancel',
-            danger: true,
-          },
-        }),
-        cancelButton(),
-      ]),
-      context('Only you can see this.'),
-    ],
-  };
-}
 
 export function kickConfirmCard(s: SessionRef, connectionId: string): SlackMessage {
   return {
@@ -61,17 +26,17 @@ export function kickConfirmCard(s: SessionRef, connectionId: string): SlackMessa
           text: 'Disconnect',
           style: 'danger',
           value: encodeValue({ ...sessionTarget(s), c: connectionId }),
-          confirm: {
+          ...dialogFor('kick', 'typed', {
             title: 'Disconnect this participant?',
             text: `Connection ${code(connectionId)} will be dropped from session ${sessionText(s)}.`,
             confirm: 'Disconnect',
             deny: 'Cancel',
             danger: true,
-          },
+          }),
         }),
         cancelButton(),
       ]),
-      context('Only you can see this.'),
+      context(s.alias ? `Only you can see this. Session ID ${code(s.sessionId)}` : 'Only you can see this.'),
     ],
   };
 }

@@ -7,8 +7,10 @@ export const ACTION = {
   muteStream: 'vidops.stream.mute',
   /** Button on a stream in the `/streams` card: open the layout-classes modal. */
   editLayoutClasses: 'vidops.stream.edit_layout',
-  /** Confirmed button of the `/mute-all` card. */
+  /** "Mute everyone" on a `/mute-all` card of an older version (mute-all now acts at once). */
   confirmMuteAll: 'vidops.mute_all.confirm',
+  /** "Undo" on the notice of a mute-everyone: lifts the session's mute state. */
+  undoMuteAll: 'vidops.mute_all.undo',
   /** Confirmed button of the `/kick` card. */
   confirmKick: 'vidops.kick.confirm',
   /** Kick on a session console row: Slack's confirm dialog names the person, then the stream's publisher is disconnected. */
@@ -39,6 +41,8 @@ export const ACTION = {
   stopWatching: 'vidops.watch.stop',
   /** "Stop captions" on a live-captions card (Slack's confirm dialog first). */
   stopCaptions: 'vidops.captions.stop',
+  /** Button of the card answering `/captions stop` (the card is the question; it acts). */
+  confirmCaptionsStop: 'vidops.captions.stop_confirm',
   /** "Stop" on a composer card or in `/render list` / `show` (Slack's confirm dialog first). */
   stopRender: 'vidops.render.stop',
   /** Confirmed button of the `/render stop` card. */

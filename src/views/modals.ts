@@ -29,7 +29,7 @@ export function muteEveryoneModal(initialSession?: PlainTextOption): ModalView {
         block_id: BLOCK.noticeChannel,
         optional: true,
         label: plain('Tell this channel'),
-        hint: plain('A notice saying you muted everyone is posted there; without a channel you get it in a direct message.'),
+        hint: plain('The notice saying you muted everyone, with Undo, goes there; left empty, to the session’s channel.'),
         element: {
           type: 'conversations_select',
           action_id: ACTION.noticeChannel,
@@ -38,7 +38,7 @@ export function muteEveryoneModal(initialSession?: PlainTextOption): ModalView {
           placeholder: plain('Pick a channel', LIMITS.placeholder),
         },
       },
-      section('Everyone publishing now, and everyone who starts later, is muted until someone runs `/unmute-all`.'),
+      section('Everyone publishing now, and everyone who starts later, is muted at once, until someone clicks *Undo* on the notice or runs `/unmute-all`.'),
     ],
   };
 }

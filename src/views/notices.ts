@@ -3,7 +3,9 @@
  * every change made through the app.
  */
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { type SlackMessage, context, section, stripMrkdwn } from './blocks';
+import { type KnownBlock, type SlackMessage, actions, button, context, section, stripMrkdwn } from './blocks';
+import { ACTION } from './ids';
+import { type UndoMuteAll, encodeValue, sessionTarget } from './values';
 
 export interface SessionRef {
   projectName: string;
@@ -22,26 +24,48 @@ export function footer(s: SessionRef): string {
   return `Project *${escapeAndTruncate(s.projectName, 100)}*${id}`;
 }
 
-function notice(icon: string, sentence: string, s: SessionRef, extra?: string): SlackMessage {
+function notice(icon: string, sentence: string, s: SessionRef, extra?: string, buttons?: KnownBlock): SlackMessage {
   const blocks = [section(`${icon} ${sentence}`)];
   if (extra) blocks.push(section(extra));
+  if (buttons) blocks.push(buttons);
   blocks.push(context(footer(s)));
   return { text: stripMrkdwn(sentence), blocks };
 }
 
+/** vidops cannot unmute a stream (the service has no such call): the notice says who can. */
 export function muteStreamNotice(actor: string, s: SessionRef, streamId: string, streamName?: string): SlackMessage {
   const name = streamName ? ` (*${escapeAndTruncate(streamName, 200)}*)` : '';
-  return notice(':mute:', `${userMention(actor)} muted stream ${code(streamId)}${name} in ${sessionText(s)}.`, s);
-}
-
-export function muteAllNotice(actor: string, s: SessionRef, excluded: readonly string[]): SlackMessage {
-  const except =
-    excluded.length > 0 ? ` except ${excluded.slice(0, 20).map(code).join(', ')}${excluded.length > 20 ? ` and ${excluded.length - 20} more` : ''}` : '';
   return notice(
     ':mute:',
-    `${userMention(actor)} muted everyone in ${sessionText(s)}${except}.`,
+    `${userMention(actor)} muted stream ${code(streamId)}${name} in ${sessionText(s)}.`,
     s,
-    'Streams that start publishing from now on are muted too, until someone runs `/unmute-all`.',
+    'To undo it, the participant unmutes themselves: vidops cannot unmute a stream.',
+  );
+}
+
+function exceptText(excluded: readonly string[]): string {
+  return excluded.length > 0 ? ` except ${excluded.slice(0, 20).map(code).join(', ')}${excluded.length > 20 ? ` and ${excluded.length - 20} more` : ''}` : '';
+}
+
+/** The notice of a mute-everyone, with its Undo (the role is checked again on the click). */
+export function muteAllNotice(actor: string, s: SessionRef, excluded: readonly string[]): SlackMessage {
+  const value: UndoMuteAll = { ...sessionTarget(s), x: [...excluded], m: actor };
+  return notice(
+    ':mute:',
+    `${userMention(actor)} muted everyone in ${sessionText(s)}${exceptText(excluded)}.`,
+    s,
+    'Streams that start publishing from now on are muted too, until someone clicks *Undo* or runs `/unmute-all`.',
+    actions([button({ actionId: ACTION.undoMuteAll, text: 'Undo', value: encodeValue(value), accessibilityLabel: 'Undo: stop muting everyone' })]),
+  );
+}
+
+/** The mute-everyone notice once undone: no Undo, and what the undo did and did not do. */
+export function muteAllUndoneNotice(mutedBy: string, undoneBy: string, s: SessionRef, excluded: readonly string[]): SlackMessage {
+  return notice(
+    ':loud_sound:',
+    `${userMention(mutedBy)} muted everyone in ${sessionText(s)}${exceptText(excluded)}. Undone by ${userMention(undoneBy)}.`,
+    s,
+    'The session’s mute state is lifted: people who join are no longer muted. Those already muted stay muted until they unmute themselves.',
   );
 }
 

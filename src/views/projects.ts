@@ -19,6 +19,7 @@ import {
 import { parseErrorBody } from '../api/errors';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type Button, type KnownBlock, type SlackMessage, LIMITS, actions, button, context, fields, header, section, stripMrkdwn, textMessage } from './blocks';
+import { type Via, dialogFor } from './confirmation-policy';
 import { ACTION } from './ids';
 import { encodeValue } from './values';
 
@@ -119,7 +120,7 @@ export interface CardOptions {
   usedBy: readonly string[];
 }
 
-function suspendButton(details: ProjectDetails, usedBy: readonly string[]): Button {
+function suspendButton(details: ProjectDetails, usedBy: readonly string[], via: Via): Button {
   const warn =
     usedBy.length > 0
       ? ` vidops uses it as ${usedBy.map((n) => `*${escapeAndTruncate(n, 64)}*`).join(', ')}: those commands fail until it is active again.`
@@ -129,30 +130,30 @@ function suspendButton(details: ProjectDetails, usedBy: readonly string[]): Butt
     text: 'Suspend',
     style: 'danger',
     value: encodeValue(projectTarget(details)),
-    confirm: {
+    ...dialogFor('project-suspend', via, {
       title: 'Suspend this project?',
       text: `Project ${projectText(details)} and its sessions stop working until it is activated.${warn}`,
       confirm: 'Suspend',
       danger: true,
-    },
+    }),
   });
 }
 
-function activateButton(details: ProjectDetails): Button {
+function activateButton(details: ProjectDetails, via: Via): Button {
   return button({
     actionId: ACTION.adminActivateProject,
     text: 'Activate',
     style: 'primary',
     value: encodeValue(projectTarget(details)),
-    confirm: {
+    ...dialogFor('project-activate', via, {
       title: 'Activate this project?',
       text: `Project ${projectText(details)} and its API key can be used again.`,
       confirm: 'Activate',
-    },
+    }),
   });
 }
 
-function rotateButton(details: ProjectDetails, usedBy: readonly string[]): Button {
+function rotateButton(details: ProjectDetails, usedBy: readonly string[], via: Via): Button {
   const effect =
     usedBy.length > 0
       ? 'vidops switches to the new secret at once and keeps it encrypted; other apps using the old one stop working.'
@@ -162,28 +163,28 @@ function rotateButton(details: ProjectDetails, usedBy: readonly string[]): Butto
     text: 'Rotate secret',
     style: 'danger',
     value: encodeValue(projectTarget(details)),
-    confirm: {
+    ...dialogFor('project-rotate-secret', via, {
       title: 'Rotate the secret?',
       text: `Project ${projectText(details)} gets a new API secret; client tokens made with the old one become invalid. ${effect}`,
       confirm: 'Rotate',
       danger: true,
-    },
+    }),
   });
 }
 
-function deleteButton(details: ProjectDetails, usedBy: readonly string[]): Button {
+function deleteButton(details: ProjectDetails, usedBy: readonly string[], via: Via): Button {
   const warn = usedBy.length > 0 ? ' vidops uses it: remove it from the projects file too.' : '';
   return button({
     actionId: ACTION.adminDeleteProject,
     text: 'Delete',
     style: 'danger',
     value: encodeValue(projectTarget(details)),
-    confirm: {
+    ...dialogFor('project-delete', via, {
       title: 'Delete this project?',
       text: `Project ${projectText(details)} is deleted for good: its API key, sessions and data cannot be used again.${warn}`,
       confirm: 'Delete',
       danger: true,
-    },
+    }),
   });
 }
 
@@ -201,13 +202,13 @@ export function projectCard(details: ProjectDetails, options: CardOptions): Slac
   if (details.updatedAt !== undefined) items.push(`*Updated*\n${when(details.updatedAt)}`);
   const used = usedByText(options.usedBy);
   const buttons = [
-    details.status === 'SUSPENDED' ? activateButton(details) : suspendButton(details, options.usedBy),
-    rotateButton(details, options.usedBy),
-    deleteButton(details, options.usedBy),
+    details.status === 'SUSPENDED' ? activateButton(details, 'clicked') : suspendButton(details, options.usedBy, 'clicked'),
+    rotateButton(details, options.usedBy, 'clicked'),
+    deleteButton(details, options.usedBy, 'clicked'),
   ];
   const blocks: KnownBlock[] = [header(`Project ${details.name ?? details.apiKey}`), fields(items)];
   if (used) blocks.push(section(`:link: This project is ${used}.`));
-  blocks.push(actions(buttons), context(`${ONLY_YOU} Every button asks for confirmation first.`));
+  blocks.push(actions(buttons), context(`${ONLY_YOU} Every button but Activate asks for confirmation first.`));
   return { text: `Project ${plainProjectText(details)}: ${details.status ?? 'status unknown'}`, blocks };
 }
 
@@ -231,7 +232,7 @@ export function createConfirmCard(name: string | undefined, storedAs: string): S
       text: 'Create project',
       style: 'primary',
       value: encodeValue(name ? { n: name } : {}),
-      confirm: { title: 'Create a project?', text: `vidops creates ${what}.`, confirm: 'Create' },
+      ...dialogFor('project-create', 'typed', { title: 'Create a project?', text: `vidops creates ${what}.`, confirm: 'Create' }),
     }),
     `Its secret is never shown in Slack: vidops stores it encrypted (as ${code(storedAs)}) for an operator to retrieve.`,
   );
@@ -246,13 +247,13 @@ export function statusConfirmCard(details: ProjectDetails, status: ProjectStatus
     return confirmCard(
       `Suspend project ${plainProjectText(details)}?`,
       `:double_vertical_bar: *Suspend project ${projectText(details)}?* Its API key, and sessions created with it, cannot be used until it is activated again.${warn}`,
-      suspendButton(details, usedBy),
+      suspendButton(details, usedBy, 'typed'),
     );
   }
   return confirmCard(
     `Activate project ${plainProjectText(details)}?`,
     `:arrow_forward: *Activate project ${projectText(details)}?* Its API key and sessions can be used again.`,
-    activateButton(details),
+    activateButton(details, 'typed'),
   );
 }
 
@@ -264,7 +265,7 @@ export function deleteConfirmCard(details: ProjectDetails, usedBy: readonly stri
   return confirmCard(
     `Delete project ${plainProjectText(details)}?`,
     `:wastebasket: *Delete project ${projectText(details)}?* This cannot be undone: its API key, sessions and data go with it.${warn}`,
-    deleteButton(details, usedBy),
+    deleteButton(details, usedBy, 'typed'),
   );
 }
 
@@ -276,7 +277,7 @@ export function rotateConfirmCard(details: ProjectDetails, usedBy: readonly stri
   return confirmCard(
     `Rotate the secret of project ${plainProjectText(details)}?`,
     `:key: *Rotate the API secret of project ${projectText(details)}?* Client tokens made with the old secret become invalid, and every app using it must switch to the new one.`,
-    rotateButton(details, usedBy),
+    rotateButton(details, usedBy, 'typed'),
     effect,
   );
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type KnownBlock, type SlackMessage, LIMITS, actions, button, context, header, section, stripMrkdwn } from './blocks';
+import { type Via, dialogFor } from './confirmation-policy';
 import { ACTION } from './ids';
 import { type SessionRef, footer, sessionText } from './notices';
 import { SessionTargetSchema, encodeValue, sessionTarget } from './values';
@@ -35,10 +36,10 @@ export function renderDetails(projectName: string, render: RenderView): SlackMes
   return { text: `Composer ${escapeMrkdwn(render.id)}: ${render.status}`, blocks };
 }
 
-function listRow(projectName: string, render: RenderView): KnownBlock {
+function listRow(projectName: string, render: RenderView, via: Via): KnownBlock {
   const title = render.name ? `*${escapeAndTruncate(render.name, 200)}* · ` : '';
   const text = `${title}${renderStatusText(render)}\n${pageText(render.url)}\nSession ${code(render.sessionId)} · ID ${code(render.id)}`;
-  const accessory = isRenderRunning(render.status) ? renderStopButton({ projectName, sessionId: render.sessionId }, render) : undefined;
+  const accessory = isRenderRunning(render.status) ? renderStopButton({ projectName, sessionId: render.sessionId }, render, via) : undefined;
   return section(text, accessory);
 }
 
@@ -48,6 +49,8 @@ export interface RenderListScope {
   session?: SessionRef;
   /** Composers the service knows in this scope (the list may show fewer). */
   total: number;
+  /** `typed` when the list answers `/render stop` (it is the question: its Stop buttons act). */
+  via?: Via;
 }
 
 /** `/render list`: running composers first, then the latest others (ephemeral). */
@@ -62,12 +65,12 @@ export function renderListMessage(scope: RenderListScope, renders: readonly Rend
     header('Composers'),
     context(`${running === 1 ? '1 running' : `${running} running`} · ${scope.total === 1 ? '1 composer' : `${scope.total} composers`} ${where}`),
   ];
-  for (const render of shown) blocks.push(listRow(scope.projectName, render));
+  for (const render of shown) blocks.push(listRow(scope.projectName, render, scope.via ?? 'clicked'));
   if (scope.total > shown.length) blocks.push(context(`${scope.total - shown.length} more not shown; \`/render show <id>\` shows any one of them.`));
   return { text: `${renders.length} composers`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }
 
-/** `/render stop`: what will stop, behind a red button and Slack's confirm dialog (ephemeral). */
+/** `/render stop`: what will stop (ephemeral); the card is the one question, its red button acts. */
 export function renderStopConfirmCard(s: SessionRef, render: RenderView): SlackMessage {
   const name = render.name ? ` (*${escapeAndTruncate(render.name, 200)}*)` : '';
   return {
@@ -80,11 +83,11 @@ export function renderStopConfirmCard(s: SessionRef, render: RenderView): SlackM
           text: 'Stop composer',
           style: 'danger',
           value: encodeValue({ ...sessionTarget(s), i: render.id }),
-          confirm: { title: 'Stop this composer?', text: `Composer ${code(render.id)} stops now.`, confirm: 'Stop', danger: true },
+          ...dialogFor('render-stop', 'typed', { title: 'Stop this composer?', text: `Composer ${code(render.id)} stops now.`, confirm: 'Stop', danger: true }),
         }),
         button({ actionId: ACTION.cancel, text: 'Cancel' }),
       ]),
-      context('Only you can see this.'),
+      context(s.alias ? `Only you can see this. ${footer(s)}` : 'Only you can see this.'),
     ],
   };
 }

@@ -9,6 +9,7 @@ import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrk
 import { type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, option, plain, section } from './blocks';
 import { fallbackText } from './blocks';
 import { type StorageTarget } from './archive-values';
+import { dialogFor } from './confirmation-policy';
 import { ACTION, RECORD_ACTION, RECORD_BLOCK, RECORD_CALLBACK } from './ids';
 import { encodeValue } from './values';
 
@@ -195,13 +196,13 @@ export function storageClearConfirmCard(projectName: string): SlackMessage {
           text: 'Remove target',
           style: 'danger',
           value: encodeValue(value),
-          confirm: {
+          ...dialogFor('storage-remove', 'typed', {
             title: 'Remove the upload target?',
             text: `Project ${project} will stop uploading recordings.`,
             confirm: 'Remove',
             deny: 'Cancel',
             danger: true,
-          },
+          }),
         }),
         button({ actionId: ACTION.cancel, text: 'Cancel' }),
       ]),

@@ -21,6 +21,10 @@ export type StreamTarget = z.output<typeof StreamTargetSchema>;
 export const MuteAllTargetSchema = SessionTargetSchema.extend({ x: z.array(z.string()).default([]) });
 export type MuteAllTarget = z.output<typeof MuteAllTargetSchema>;
 
+/** The Undo of a mute-everyone notice: the mute, and who made it (only to redraw the notice). */
+export const UndoMuteAllSchema = MuteAllTargetSchema.extend({ m: z.string().min(1) });
+export type UndoMuteAll = z.output<typeof UndoMuteAllSchema>;
+
 export const KickTargetSchema = SessionTargetSchema.extend({ c: z.string().min(1) });
 export type KickTarget = z.output<typeof KickTargetSchema>;
 

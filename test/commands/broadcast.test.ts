@@ -318,12 +318,13 @@ describe('/broadcast', () => {
   });
 
   describe('stop', () => {
-    it('by ID: a confirmation card, then the confirmed button stops it and tells the channel', async () => {
+    it('by ID: asks once (a card whose button has no dialog), then the button stops it and tells the channel', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const { broadcastId } = await startTyped(`start ${seeded.sessionId} --hls --rtmp yt=rtmps://live.example.com:443/app/${KEY}`);
       const confirm = await replyTo(`stop ${broadcastId}`);
       expect(confirm.text).toContain(`Stop broadcast \`${broadcastId}\`* of session \`${seeded.sessionId}\`? HLS connecting · 1 RTMP (1 connecting)`);
-      expect(findElements(confirm.body, ACTION.broadcastStop)[0]).toEqual(expect.objectContaining({ confirm: expect.objectContaining({ style: 'danger' }) }));
+      expect(findElements(confirm.body, ACTION.broadcastStop)[0]).toEqual(expect.objectContaining({ style: 'danger' }));
+      expect(findElements(confirm.body, ACTION.broadcastStop)[0]).not.toHaveProperty('confirm');
       expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).status).toBe('started');
 
       const since = t.slack.mark();

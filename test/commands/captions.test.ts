@@ -4,7 +4,7 @@ import type { TrackRequest } from '../../src/poller/track';
 import { ACTION } from '../../src/views/ids';
 import { CHANNEL, TEAM, USERS, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
-import { buttonValue, renderedText } from '../harness/text';
+import { buttonValue, findElements, renderedText } from '../harness/text';
 
 describe('/captions', () => {
   let t: TestApp;
@@ -135,6 +135,18 @@ describe('/captions', () => {
   });
 
   describe('stop', () => {
+    /** `/captions stop …` answers with one card (the question); its button stops them. */
+    async function stopTyped(text: string, actor: { channel?: string } = {}) {
+      const res = await t.slash('/captions', text, actor);
+      const question = await res.waitForResponse();
+      const [button] = findElements(question.body, ACTION.confirmCaptionsStop);
+      expect(button).toEqual(expect.objectContaining({ style: 'danger' }));
+      expect(button).not.toHaveProperty('confirm');
+      const since = t.slack.mark();
+      await t.click(ACTION.confirmCaptionsStop, buttonValue(question.body, ACTION.confirmCaptionsStop), { responseUrl: res.responseUrl, ...actor });
+      return { res, question, since };
+    }
+
     it('without an ID stops the captions running in the channel’s session, found through their watch', async () => {
       const seeded = t.seedSession({ streams: 1 });
       await bindChannel('C0CAPSTOP', seeded.sessionId);
@@ -145,9 +157,10 @@ describe('/captions', () => {
       await tracked;
       const captionsId = JSON.parse(buttonValue(card.body, ACTION.stopCaptions)).i as string;
 
-      since = t.slack.mark();
-      await t.slash('/captions', 'stop', { channel: 'C0CAPSTOP' });
-      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since });
+      const typed = await stopTyped('stop', { channel: 'C0CAPSTOP' });
+      expect(renderedText(typed.question.body)).toContain(`Stop live captions in session \`${seeded.sessionId}\`?`);
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since: typed.since });
+      expect(renderedText((await typed.res.waitForResponse((r) => r.body.replace_original === true)).body)).toContain('were stopped');
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped live captions in session \`${seeded.sessionId}\` (\`${captionsId}\`)`);
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'Stop Requested' }));
       const [audit] = await t.store.listAudit(TEAM, 1);
@@ -168,9 +181,8 @@ describe('/captions', () => {
       const secondId = JSON.parse(buttonValue(again.body, ACTION.stopCaptions)).i as string;
       expect(secondId).not.toBe(captionsId);
       // And `stop` now means the newest captions.
-      since = t.slack.mark();
-      await t.slash('/captions', 'stop', { channel: 'C0CAPSTOP' });
-      await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since });
+      const again2 = await stopTyped('stop', { channel: 'C0CAPSTOP' });
+      await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0CAPSTOP' && !c.body.thread_ts, { since: again2.since });
       expect(t.emulator.control.getCaptions(t.project.apiKey, secondId).status).toBe('stopped');
     });
 
@@ -185,8 +197,7 @@ describe('/captions', () => {
 
     it('with an ID stops them from any channel, naming the session the watch knows', async () => {
       const { seeded, captionsId } = await started();
-      const since = t.slack.mark();
-      await t.slash('/captions', `stop ${captionsId}`, { channel: 'C0ELSEWHERE' });
+      const { since } = await stopTyped(`stop ${captionsId}`, { channel: 'C0ELSEWHERE' });
       const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === 'C0ELSEWHERE', { since });
       expect(renderedText(notice.body)).toContain(`stopped live captions in session \`${seeded.sessionId}\``);
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId).status).toBe('stopped');
@@ -198,8 +209,9 @@ describe('/captions', () => {
       expect(t.emulator.control.getCaptions(t.project.apiKey, captionsId)).toEqual(
         expect.objectContaining({ status: 'stopped', reason: 'Max Duration Exceeded' }),
       );
-      const res = await t.slash('/captions', `stop ${captionsId}`);
-      const reply = await res.waitForResponse();
+      // The spec has no captions read, so the card cannot know; its button says so.
+      const { res } = await stopTyped(`stop ${captionsId}`);
+      const reply = await res.waitForResponse((r) => renderedText(r.body).includes('are not running'));
       expect(renderedText(reply.body)).toContain(
         `:warning: Captions \`${captionsId}\` are not running (they ended already, or the ID is wrong); nothing was stopped. \`/captions start\` starts them again.`,
       );

@@ -3,7 +3,7 @@ import { ACTION } from '../../src/views/ids';
 import { CHANNEL, USERS, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import type { RecordedResponse } from '../harness/fake-slack';
-import { buttonValue, renderedText } from '../harness/text';
+import { buttonValue, findElements, renderedText } from '../harness/text';
 
 describe('moderation commands', () => {
   let t: TestApp;
@@ -103,45 +103,38 @@ describe('moderation commands', () => {
   });
 
   describe('/mute-all', () => {
-    it('answers with a confirmation card; the confirmed button mutes everyone but the excluded', async () => {
+    it('mutes everyone but the excluded at once (no card, no dialog) and tells the channel with an Undo', async () => {
       const seeded = t.seedSession({ streams: 3 });
-      const res = await t.slash('/mute-all', `${seeded.sessionId} --except ${seeded.streams[2]}`);
-      const card = await res.waitForResponse();
-      expect(card.body.response_type).toBe('ephemeral');
-      expect(renderedText(card.body)).toMatch(/Mute everyone\?\* 2 streams publishing .* will be muted except/);
-      // Nothing happened yet.
-      expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).mute.active).toBe(false);
-
       const since = t.slack.mark();
-      await t.click(ACTION.confirmMuteAll, buttonValue(card.body, ACTION.confirmMuteAll), { responseUrl: res.responseUrl });
+      const res = await t.slash('/mute-all', `${seeded.sessionId} --except ${seeded.streams[2]}`);
       const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       expect(renderedText(post.body)).toContain(`<@${USERS.moderator}> muted everyone in session`);
+      expect(findElements(post.body, ACTION.undoMuteAll)).toHaveLength(1);
       const session = t.emulator.control.getSession(t.project.apiKey, seeded.sessionId);
       expect(session.mute).toEqual({ active: true, excludedStreamIds: [seeded.streams[2]] });
       expect(session.streams.map((s) => s.muted)).toEqual([true, true, false]);
-      const replaced = await res.waitForResponse((r: RecordedResponse) => r.body.replace_original === true);
-      expect(renderedText(replaced.body)).toContain('is muted');
+      // Nothing asked the asker anything.
+      expect(t.slack.responsesTo(res.responseId).filter((r) => findElements(r.body, ACTION.confirmMuteAll).length > 0)).toEqual([]);
       const [audit] = await t.store.listAudit('T0TEST', 1);
       expect(audit).toEqual(
         expect.objectContaining({ command: '/mute-all', outcome: 'ok', target: `session ${seeded.sessionId} except ${seeded.streams[2]}` }),
       );
     });
 
-    it('Cancel removes the card', async () => {
-      const seeded = t.seedSession({ streams: 1 });
-      const res = await t.slash('/mute-all', seeded.sessionId);
-      await res.waitForResponse();
-      await t.click(ACTION.cancel, undefined, { responseUrl: res.responseUrl });
-      const deleted = await res.waitForResponse((r) => r.body.delete_original === true);
-      expect(deleted.body).toEqual({ delete_original: true });
+    it('a Mute everyone button on a card of an older version still mutes, after checking the role again', async () => {
+      const seeded = t.seedSession({ streams: 2 });
+      const value = JSON.stringify({ p: 'prod', s: seeded.sessionId, x: [] });
+      const denied = await t.click(ACTION.confirmMuteAll, value, { user: USERS.viewer });
+      expect(renderedText((await t.slack.waitForResponse(denied.responseId)).body)).toMatch(/moderator/);
       expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).mute.active).toBe(false);
+      const clicked = await t.click(ACTION.confirmMuteAll, value);
+      const replaced = await t.slack.waitForResponse(clicked.responseId, (r: RecordedResponse) => r.body.replace_original === true);
+      expect(renderedText(replaced.body)).toContain('is muted');
+      expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).mute.active).toBe(true);
     });
 
-    it('explains an unknown session (404) when the confirmed mute fails', async () => {
+    it('explains an unknown session (404) at once', async () => {
       const res = await t.slash('/mute-all', '2_MX4doesnotexist00000000');
-      const card = await res.waitForResponse();
-      expect(renderedText(card.body)).toMatch(/Nobody is publishing yet/);
-      await t.click(ACTION.confirmMuteAll, buttonValue(card.body, ACTION.confirmMuteAll), { responseUrl: res.responseUrl });
       const error = await res.waitForResponse((r) => renderedText(r.body).includes('was not found'));
       expect(renderedText(error.body)).toMatch(/Session `2_MX4doesnotexist00000000` was not found in project \*prod\*/);
     });
@@ -156,10 +149,9 @@ describe('moderation commands', () => {
   describe('/unmute-all', () => {
     it('turns the mute state off, keeps muted streams muted, and says so', async () => {
       const seeded = t.seedSession({ streams: 2 });
-      const c = await t.slash('/mute-all', seeded.sessionId);
-      const card = await c.waitForResponse();
-      await t.click(ACTION.confirmMuteAll, buttonValue(card.body, ACTION.confirmMuteAll), { responseUrl: c.responseUrl });
-      await c.waitForResponse((r) => r.body.replace_original === true);
+      const muted = t.slack.mark();
+      await t.slash('/mute-all', seeded.sessionId);
+      await t.waitForSlackCall('chat.postMessage', (call) => renderedText(call.body).includes('muted everyone'), { since: muted });
 
       const since = t.slack.mark();
       await t.slash('/unmute-all', seeded.sessionId);

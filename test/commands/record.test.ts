@@ -260,12 +260,19 @@ describe('/record', () => {
   });
 
   describe('stop', () => {
-    it('with an ID, stops at once, tells the channel and keeps watching in its thread', async () => {
+    it('with an ID, asks once (a card whose Stop has no dialog); its Stop stops it, tells the channel and keeps watching in its thread', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const { archiveId } = await startTyped(`${seeded.sessionId} Retro`, { channel: 'C0RECSTOP' });
+      const res = await t.slash('/record', `stop ${archiveId}`);
+      const question = await res.waitForResponse();
+      expect(renderedText(question.body)).toContain(`Stop the recording of session \`${seeded.sessionId}\`?`);
+      const [stop] = findElements(question.body, RECORD_ACTION.stop);
+      expect(stop).toEqual(expect.objectContaining({ style: 'danger' }));
+      expect(stop!.confirm).toBeUndefined();
+      expect(archive(archiveId).status).toBe('started');
       const since = t.slack.mark();
       const trackedNow = nextTracked();
-      await t.slash('/record', `stop ${archiveId}`);
+      await t.click(RECORD_ACTION.stop, buttonValue(question.body, RECORD_ACTION.stop), { responseUrl: res.responseUrl });
       const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`<@${USERS.moderator}> stopped recording *Retro* (\`${archiveId}\`) of session \`${seeded.sessionId}\``);
       expect(archive(archiveId)).toEqual(expect.objectContaining({ status: 'stopped', reason: 'user initiated' }));
@@ -276,7 +283,7 @@ describe('/record', () => {
       expect(audit).toEqual(expect.objectContaining({ command: '/record stop', outcome: 'ok', target: `recording ${archiveId}` }));
     });
 
-    it('without an ID, offers the running recording with a confirmed Stop button; the click stops it', async () => {
+    it('without an ID, offers the running recording; the card is the question, so its Stop button acts', async () => {
       const seeded = t.seedSession({ streams: 1 });
       await bindChannel('C0RECCHOICE', seeded.sessionId);
       const { archiveId } = await startTyped(seeded.sessionId, { channel: 'C0RECCHOICE' });
@@ -284,9 +291,8 @@ describe('/record', () => {
       const choice = await res.waitForResponse();
       expect(renderedText(choice.body)).toContain(`Stop the recording of session \`${seeded.sessionId}\`?`);
       const [stop] = findElements(choice.body, RECORD_ACTION.stop);
-      expect(stop).toEqual(
-        expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ title: expect.objectContaining({ text: 'Stop this recording?' }) }) }),
-      );
+      expect(stop).toEqual(expect.objectContaining({ style: 'danger' }));
+      expect(stop!.confirm).toBeUndefined();
       expect(archive(archiveId).status).toBe('started');
       await t.click(RECORD_ACTION.stop, buttonValue(choice.body, RECORD_ACTION.stop), { responseUrl: res.responseUrl, channel: 'C0RECCHOICE' });
       const resolved = await res.waitForResponse((r) => r.body.replace_original === true);
@@ -454,7 +460,7 @@ describe('/record', () => {
   });
 
   describe('delete', () => {
-    it('asks first; the confirmed button deletes, tells the channel and audits', async () => {
+    it('asks once: the card is the question and its Delete (no dialog) deletes, tells the channel and audits', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const { archiveId } = await startTyped(`${seeded.sessionId} Old`);
       await available(archiveId);
@@ -462,9 +468,8 @@ describe('/record', () => {
       const confirm = await res.waitForResponse();
       expect(renderedText(confirm.body)).toContain(`Delete this recording?* *Old* (\`${archiveId}\`, available to download, `);
       const [button] = findElements(confirm.body, RECORD_ACTION.delete);
-      expect(button).toEqual(
-        expect.objectContaining({ style: 'danger', confirm: expect.objectContaining({ confirm: expect.objectContaining({ text: 'Delete' }) }) }),
-      );
+      expect(button).toEqual(expect.objectContaining({ style: 'danger' }));
+      expect(button!.confirm).toBeUndefined();
       expect(findElements(confirm.body, ACTION.cancel)).toHaveLength(1);
       expect(archive(archiveId).status).toBe('available');
 
@@ -575,8 +580,8 @@ describe('/record', () => {
     });
   });
 
-  it('help documents that a typed ID is the stop confirmation', async () => {
+  it('help documents that a typed ID answers with a card whose Stop acts', async () => {
     const res = await t.slash('/record', 'help stop');
-    expect(renderedText(res.ack)).toContain('Typing its ID is the confirmation, so it stops at once');
+    expect(renderedText(res.ack)).toContain('You get a card naming it, whose Stop button stops it');
   });
 });

@@ -207,14 +207,27 @@ describe('/video-admin', () => {
       expect(renderedText(body)).toContain(`Project *Field trials* (\`${target}\`) is already suspended; nothing to do.`);
     });
 
-    it('shows Activate on a suspended project’s card, and activates after the confirmation', async () => {
+    it('shows Activate on a suspended project’s card, without a dialog (reversible), and its click activates', async () => {
       const shown = await card(`project ${target}`);
       expect(renderedText(shown.body)).toContain(':double_vertical_bar: suspended');
       expect(findElements(shown.body, ACTION.adminSuspendProject)).toEqual([]);
+      expect(findElements(shown.body, ACTION.adminActivateProject)[0]).not.toHaveProperty('confirm');
       const done = await confirm(shown.res, shown.body, ACTION.adminActivateProject);
       expect(renderedText(done.body)).toContain('is active');
       expect(t.emulator.control.getProject(target).status).toBe('ACTIVE');
       expect(await newestAudit()).toEqual(expect.objectContaining({ command: '/video-admin activate', outcome: 'ok' }));
+    });
+
+    it('typed, activate acts at once (reversible: no card) and tells the channel', async () => {
+      await t.services.projects.admin().setStatus(target, 'SUSPENDED');
+      const since = t.slack.mark();
+      const res = await t.slash('/video-admin', `activate ${target}`, ADMIN);
+      const answer = await res.waitForResponse();
+      expect(renderedText(answer.body)).toContain(`:white_check_mark: Project *Field trials* (\`${target}\`) is active.`);
+      expect(findElements(answer.body, ACTION.adminActivateProject)).toEqual([]);
+      expect(t.emulator.control.getProject(target).status).toBe('ACTIVE');
+      const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
+      expect(renderedText(notice.body)).toContain(`<@${USERS.admin}> activated project *Field trials*`);
     });
 
     it('warns before suspending a project vidops uses', async () => {

@@ -184,8 +184,10 @@ describe('live cards keep what they were started with', () => {
     const watch = await waitForWatch(t, { kind: 'captions', sessionId: seeded.sessionId });
     const ts = watch.messageTs!;
     expect(findElements(card(t, ts), ACTION.stopCaptions)).toHaveLength(1);
+    const typed = await t.slash('/captions', 'stop --session standup-captions', { user: USERS.admin });
+    const question = await typed.waitForResponse();
     const since = t.slack.mark();
-    await t.slash('/captions', 'stop --session standup-captions', { user: USERS.admin });
+    await t.click(ACTION.confirmCaptionsStop, buttonValue(question.body, ACTION.confirmCaptionsStop), { user: USERS.admin, responseUrl: typed.responseUrl });
     await t.waitForSlackCall('chat.postMessage', (c) => c.body.thread_ts === ts, { since });
     const text = renderedText(card(t, ts));
     expect(findElements(card(t, ts), ACTION.stopCaptions)).toEqual([]);

@@ -159,22 +159,42 @@ describe('local mode', () => {
     const streams = local.emulator!.control.getSession(apiKey, local.sessionId!).streams;
     expect(streams.filter((st) => st.muted).map((st) => st.name)).toEqual(['Bob']);
 
-    // /mute-all asks first; its confirm button's answer replaces the question in place.
+    // /mute-all acts at once; the Undo on its notice lifts the mute state and edits the notice in place.
     expect(await page.command('/mute-all demo')).toEqual({ ok: true });
-    const question = await page.waitFor((s) => s.messages.find((m) => m.ephemeral && m.text.startsWith('Mute everyone in')), 'mute-all question');
+    const notice = await page.waitFor((s) => s.messages.find((m) => !m.ephemeral && m.text.includes('muted everyone in session demo')), 'mute-all notice');
+    expect(local.emulator!.control.getSession(apiKey, local.sessionId!).mute.active).toBe(true);
+    const undo = (notice.blocks as Array<{ block_id: string; elements?: Array<{ action_id?: string }> }>).find((b) =>
+      b.elements?.some((e) => e.action_id === 'vidops.mute_all.undo'),
+    )!;
+    expect(
+      await page.post('/local/action', {
+        container: { type: 'message', channel: CHANNEL, ts: notice.ts },
+        actionId: 'vidops.mute_all.undo',
+        blockId: undo.block_id,
+      }),
+    ).toEqual({ ok: true });
+    const undone = await page.waitFor((s) => s.messages.find((m) => m.ts === notice.ts && m.edited), 'edited notice');
+    expect(undone.text).toContain('Undone by');
+    expect(local.emulator!.control.getSession(apiKey, local.sessionId!).mute.active).toBe(false);
+
+    // /kick asks once; its button's answer replaces the question in place.
+    const chidi = local.emulator!.control.getSession(apiKey, local.sessionId!).streams.find((st) => st.name === 'Chidi')!;
+    expect(await page.command(`/kick ${chidi.connectionId} demo`)).toEqual({ ok: true });
+    const question = await page.waitFor((s) => s.messages.find((m) => m.ephemeral && m.text.startsWith('Disconnect')), 'kick question');
     const confirm = (question.blocks as Array<{ block_id: string; elements?: Array<{ action_id?: string }> }>).find((b) =>
-      b.elements?.some((e) => e.action_id === 'vidops.mute_all.confirm'),
+      b.elements?.some((e) => e.action_id === 'vidops.kick.confirm'),
     )!;
     expect(
       await page.post('/local/action', {
         container: { type: 'message', channel: CHANNEL, ts: question.ts },
-        actionId: 'vidops.mute_all.confirm',
+        actionId: 'vidops.kick.confirm',
         blockId: confirm.block_id,
       }),
     ).toEqual({ ok: true });
     const replaced = await page.waitFor((s) => s.messages.find((m) => m.ts === question.ts && m.edited), 'replaced question');
-    expect(replaced).toEqual(expect.objectContaining({ ephemeral: true, text: expect.stringContaining('Everyone in') }));
-    expect(local.emulator!.control.getSession(apiKey, local.sessionId!).mute.active).toBe(true);
+    expect(replaced.ephemeral).toBe(true);
+    const connection = local.emulator!.control.getSession(apiKey, local.sessionId!).connections.find((c) => c.connectionId === chidi.connectionId);
+    expect(connection?.connected).toBe(false);
   });
 
   it('keeps message metadata for the app to read back (only when asked), and answers unknown trigger ids and strangers’ ephemerals with Slack’s errors', async () => {

@@ -111,6 +111,18 @@ export function describeStoreContract(createStore: StoreFactory): void {
       expect(await store.getChannelBinding(TEAM, 'C002')).toBeUndefined();
       expect(await store.getChannelBinding(OTHER_TEAM, 'C001')).toBeUndefined();
     });
+
+    it('finds the channels whose default a session is, the latest set first, of that project and team only', async () => {
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C001', projectName: 'prod', sessionId: 'S1', updatedBy: 'U001', updatedAt: 10 });
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C002', projectName: 'prod', sessionId: 'S1', updatedBy: 'U001', updatedAt: 30 });
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C003', projectName: 'staging', sessionId: 'S1', updatedBy: 'U001', updatedAt: 40 });
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C004', projectName: 'prod', sessionId: 'S2', updatedBy: 'U001', updatedAt: 50 });
+      await store.setChannelBinding({ teamId: OTHER_TEAM, channelId: 'C005', projectName: 'prod', sessionId: 'S1', updatedBy: 'U001', updatedAt: 60 });
+      expect(await store.channelsDefaultingTo(TEAM, 'prod', 'S1')).toEqual(['C002', 'C001']);
+      await store.setChannelBinding({ teamId: TEAM, channelId: 'C002', sessionId: null, updatedBy: 'U001', updatedAt: 70 });
+      expect(await store.channelsDefaultingTo(TEAM, 'prod', 'S1')).toEqual(['C001']);
+      expect(await store.channelsDefaultingTo(TEAM, 'prod', 'S9')).toEqual([]);
+    });
   });
 
   describe('aliases', () => {

@@ -16,18 +16,27 @@ import { sessionCommand } from '../../src/commands/session';
 import { auditChannelMessage, auditListMessage } from '../../src/views/audit';
 import { clampMrkdwn, stripMrkdwn, textMessage } from '../../src/views/blocks';
 import { aliasesMessage, channelBoundNotice, channelDefaultsMessage } from '../../src/views/channel';
-import { kickConfirmCard, muteAllConfirmCard } from '../../src/views/confirm';
+import { kickConfirmCard } from '../../src/views/confirm';
 import { deniedMessage } from '../../src/views/denied';
 import { describeError, errorMessage } from '../../src/views/errors';
 import { appHelp, commandHelp } from '../../src/views/help';
 import { homeView } from '../../src/views/home';
 import { ACTION, CALLBACK } from '../../src/views/ids';
 import { infoModal, muteEveryoneModal } from '../../src/views/modals';
-import { kickNotice, layoutClassesNotice, muteAllNotice, muteStreamNotice, sessionCreatedNotice, signalNotice, unmuteAllNotice } from '../../src/views/notices';
+import {
+  kickNotice,
+  layoutClassesNotice,
+  muteAllNotice,
+  muteAllUndoneNotice,
+  muteStreamNotice,
+  sessionCreatedNotice,
+  signalNotice,
+  unmuteAllNotice,
+} from '../../src/views/notices';
 import { sessionOptions } from '../../src/views/session-options';
 import { MAX_STREAMS_IN_CARD, layoutClassesModal, streamsMessage } from '../../src/views/streams';
 import { usageMessage } from '../../src/views/usage';
-import { MuteAllTargetSchema, StreamTargetSchema, decodeValue } from '../../src/views/values';
+import { StreamTargetSchema, UndoMuteAllSchema, decodeValue } from '../../src/views/values';
 import { homeProblems, messageProblems, modalProblems, optionsProblems } from '../harness/block-kit';
 import { renderedText, visibleText } from '../harness/text';
 
@@ -82,13 +91,14 @@ describe('message builders stay within Block Kit limits and escape user text', (
     ],
     ['session created', sessionCreatedNotice('U0MOD', { ...s, mediaMode: 'routed', archiveAlways: true, e2ee: true, boundToChannel: true })],
     [
-      'mute-all confirm',
-      muteAllConfirmCard(
+      'mute-all notice with Undo',
+      muteAllNotice(
+        'U0MOD',
         s,
         Array.from({ length: 40 }, (_v, i) => `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`),
-        12,
       ),
     ],
+    ['mute-all undone', muteAllUndoneNotice('U0MOD', 'U0ADMIN', s, ['x1'])],
     ['kick confirm', kickConfirmCard(s, 'e9f8c166-6c67-440d-994a-04fb6dfed007')],
     ['denied', deniedMessage({ what: '/mute-all', required: 'moderator', actual: 'viewer', admins: ['U1', 'U2'], uncheckedGroups: ['S1'] })],
     ['usage', usageMessage('/mute', { problem: EVIL, usage: ['/mute <stream-id>'], example: '/mute abc' })],
@@ -156,20 +166,21 @@ describe('message builders stay within Block Kit limits and escape user text', (
     expect(decodeValue(StreamTargetSchema, button.value)).toEqual({ p: 'prod', s: SESSION_ID, a: 'standup', t: stream(7).id, n: 'Ana' });
   });
 
-  it('gives destructive buttons a danger style and a confirm dialog', () => {
-    for (const card of [muteAllConfirmCard(s, [], 3), kickConfirmCard(s, 'c1')]) {
-      const danger = JSON.parse(JSON.stringify(card.blocks))
-        .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
-        .find((e: { style?: string }) => e.style === 'danger');
-      expect(danger.confirm).toEqual(
-        expect.objectContaining({ style: 'danger', title: expect.anything(), text: expect.anything(), confirm: expect.anything(), deny: expect.anything() }),
-      );
-    }
-    const card = muteAllConfirmCard(s, ['x1'], 3);
-    const button = JSON.parse(JSON.stringify(card.blocks))
+  it('the /kick card is the one question: a danger button without a dialog', () => {
+    const danger = JSON.parse(JSON.stringify(kickConfirmCard(s, 'c1').blocks))
       .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
-      .find((e: { action_id?: string }) => e.action_id === ACTION.confirmMuteAll);
-    expect(decodeValue(MuteAllTargetSchema, button.value)).toEqual({ p: 'prod', s: SESSION_ID, a: 'standup', x: ['x1'] });
+      .find((e: { style?: string }) => e.style === 'danger');
+    expect(danger.action_id).toBe(ACTION.confirmKick);
+    expect(danger.confirm).toBeUndefined();
+  });
+
+  it('the mute-all notice carries an Undo that reads back the session, the streams spared and who muted', () => {
+    const notice = muteAllNotice('U0MOD', s, ['x1']);
+    const button = JSON.parse(JSON.stringify(notice.blocks))
+      .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ACTION.undoMuteAll);
+    expect(button.confirm).toBeUndefined();
+    expect(decodeValue(UndoMuteAllSchema, button.value)).toEqual({ p: 'prod', s: SESSION_ID, a: 'standup', x: ['x1'], m: 'U0MOD' });
   });
 });
 

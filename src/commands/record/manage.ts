@@ -31,7 +31,7 @@ export async function showArchivePage(ix: Interaction, page: ArchivePage): Promi
 }
 
 /** Reads one recording; on failure the asker is told and undefined comes back. */
-async function readArchive(ix: Interaction, target: ArchiveRefTarget): Promise<Archive | undefined> {
+export async function readArchive(ix: Interaction, target: ArchiveRefTarget): Promise<Archive | undefined> {
   try {
     return await ix.services.projects.client(target.projectName).archives.get(target.archiveId);
   } catch (error) {

@@ -1,18 +1,20 @@
 /**
- * Stopping a recording. Typed with its ID it stops at once (typing the ID is the confirmation);
- * without one, the session's recordings in progress come back with a Stop button each, behind
- * Slack's confirm dialog.
+ * Stopping a recording (irreversible: src/views/confirmation-policy.ts). Typed, the command
+ * answers with one card — the recording named, or the session's recordings in progress — whose
+ * Stop buttons act; a Stop on any other card asks with Slack's confirm dialog.
  */
 import { type Archive, VideoConflictError } from '../../api';
 import { replyEphemeral } from '../../slack/respond';
 import { code } from '../../slack/mrkdwn';
 import { stopChoiceMessage } from '../../views/archive';
-import { archiveErrorMessage } from '../../views/archive-errors';
+import { archiveErrorMessage, archiveStatusMessage } from '../../views/archive-errors';
 import { recordingStoppedNotice } from '../../views/archive-notices';
 import { warning } from '../../views/blocks';
 import { type ChangeResult, performChange } from '../../interaction/change';
 import type { Interaction } from '../../interaction/interaction';
 import { archiveSnapshot } from '../../poller/snapshot';
+import { aliasOf } from '../../interaction/session-ref';
+import { readArchive } from './manage';
 import { runningArchives, statusOf } from './perform';
 import type { SessionTarget } from './start';
 
@@ -51,6 +53,19 @@ export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, o
     },
     options,
   );
+}
+
+/** `/record stop <id>`: the card asking to stop it, or at once why it cannot be stopped. */
+export async function confirmStop(ix: Interaction, target: ArchiveRefTarget): Promise<void> {
+  const archive = await readArchive(ix, target);
+  if (!archive) return;
+  // A paused recording is refused by the service too: say why now rather than after the click.
+  if (archive.status !== 'started') {
+    await replyEphemeral(ix, archiveStatusMessage({ operation: 'stop', project: target.projectName, archiveId: archive.id, status: archive.status }));
+    return;
+  }
+  const alias = target.alias ?? (await aliasOf(ix.services, ix.teamId, target.projectName, archive.sessionId));
+  await replyEphemeral(ix, stopChoiceMessage([archive], { projectName: target.projectName, sessionId: archive.sessionId, ...(alias ? { alias } : {}) }));
 }
 
 /** `/record stop` without an ID: the session's recordings in progress to choose from. */
