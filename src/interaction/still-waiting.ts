@@ -1,0 +1,246 @@
+/**
+ * Never silent while the video service is slow. Every Slack request gets a `Patience`
+ * (patient-app.ts), carried through its awaits with AsyncLocalStorage, and every call a project's
+ * client makes reports to it (`trackVideoCalls`):
+ *
+ * - a call unanswered after `stillWaitingMs`, before the asker had any answer, shows them
+ *   "Still waiting for the video service…"; the next answer replaces that message;
+ * - after `boundMs` the request says what is known (the change path words it, see change.ts;
+ *   otherwise `atBound`), and whatever the request answers later is dropped with a log line, so
+ *   two answers never contradict each other.
+ *
+ * Every answer to the asker goes through `respond`, one after the other, so the waiting line can
+ * neither overtake nor follow the answer that replaces it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Logger } from '../log';
+import type { ResponseMessage, RespondFn } from '../slack/respond';
+import type { SlackMessage } from '../views/blocks';
+import { stillWaitingMessage } from '../views/still-waiting';
+
+export interface PatienceSettings {
+  /** How long a video call may go unanswered before the asker is told that vidops is waiting. */
+  stillWaitingMs: number;
+  /** How long a request may wait in all before it says what is known. */
+  boundMs: number;
+}
+
+export const DEFAULT_PATIENCE: Readonly<PatienceSettings> = Object.freeze({ stillWaitingMs: 2_000, boundMs: 20_000 });
+
+/**
+ * How answers reach the asker. `replace`: the waiting line is the message the next answer
+ * replaces (a slash command's response_url; a button on the asker's own ephemeral message).
+ * `append`: a button on a channel message, whose response_url could replace only that message
+ * (a card everyone sees), so the waiting line is a message of its own and the answer follows it.
+ */
+export type ReplyMode = 'replace' | 'append';
+
+export interface PatienceOptions {
+  settings: PatienceSettings;
+  /** The request's response_url; without one nothing is shown (a modal shows what the change path returns). */
+  respond?: RespondFn;
+  mode: ReplyMode;
+  logger: Logger;
+  /** What to say when the bound passes while a video call is unanswered and nothing else words it. */
+  atBound?: (seconds: number) => SlackMessage;
+}
+
+/** What a call raced against the bound came to. */
+export type Raced<T> = { answered: true; value: T } | { answered: false };
+
+type State = 'quiet' | 'waiting' | 'answered' | 'closed';
+
+export class Patience {
+  readonly #options: PatienceOptions;
+  #pending = 0;
+  #state: State = 'quiet';
+  #stillTimer: NodeJS.Timeout | undefined;
+  #boundTimer: NodeJS.Timeout | undefined;
+  #boundPassed = false;
+  #resolveBound: () => void = () => undefined;
+  readonly #bound: Promise<void>;
+  /** Calls raced against the bound by the change path, which then words the answer itself. */
+  #racing = 0;
+  #queue: Promise<unknown> = Promise.resolve();
+  /** Bolt's respond behind the queue; undefined when the request has no response_url. */
+  readonly respond: RespondFn | undefined;
+
+  constructor(options: PatienceOptions) {
+    this.#options = options;
+    this.#bound = new Promise<void>((resolve) => (this.#resolveBound = resolve));
+    this.respond = options.respond ? (message) => this.#answer(message) : undefined;
+  }
+
+  get boundSeconds(): number {
+    return Math.round(this.#options.settings.boundMs / 1000);
+  }
+
+  /** Whether the asker already has the bound's answer (later answers are dropped). */
+  get closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  /** The waiting line stands in place of an answer (e.g. the answer went to the channel): it should say so. */
+  get waitingUnanswered(): boolean {
+    return this.#state === 'waiting' && this.#options.mode === 'replace';
+  }
+
+  /** Starts the overall bound; once per request. */
+  start(): void {
+    this.#boundTimer = setTimeout(() => this.#boundReached(), this.#options.settings.boundMs);
+    this.#boundTimer.unref();
+  }
+
+  /** Clears the timers. Returns once every answer queued was posted. */
+  async finish(): Promise<void> {
+    clearTimeout(this.#stillTimer);
+    clearTimeout(this.#boundTimer);
+    this.#stillTimer = undefined;
+    this.#boundTimer = undefined;
+    await this.#queue;
+  }
+
+  /** A video call began; the function returned ends it. */
+  callStarted(): () => void {
+    this.#pending++;
+    if (this.#state === 'quiet' && this.#stillTimer === undefined && this.#boundTimer !== undefined) {
+      this.#stillTimer = setTimeout(() => this.#stillWaiting(), this.#options.settings.stillWaitingMs);
+      this.#stillTimer.unref();
+    }
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#pending--;
+      if (this.#pending === 0) {
+        clearTimeout(this.#stillTimer);
+        this.#stillTimer = undefined;
+      }
+    };
+  }
+
+  /**
+   * Waits for `work` until the bound. When the bound passes first, the caller words what is
+   * known (its answer is the last one shown: call `close()` after it); the late outcome of
+   * `work` is logged and dropped. Rejections of `work` before the bound are the caller's.
+   */
+  async race<T>(work: Promise<T>, what: string): Promise<Raced<T>> {
+    this.#racing++;
+    try {
+      const first = await Promise.race([work.then((value) => ({ answered: true as const, value })), this.#bound.then(() => ({ answered: false as const }))]);
+      if (!first.answered) {
+        work.then(
+          () => this.#options.logger.info('a late answer of the video service was dropped: the asker was told the outcome is unknown', { what, late: 'ok' }),
+          (error: unknown) =>
+            this.#options.logger.info('a late failure of the video service was dropped: the asker was told the outcome is unknown', { what, error }),
+        );
+      }
+      return first;
+    } finally {
+      this.#racing--;
+    }
+  }
+
+  /** Nothing answered from now on reaches the asker (the bound's answer stands). */
+  close(): void {
+    this.#state = 'closed';
+  }
+
+  #answer(message: ResponseMessage): Promise<unknown> {
+    const respond = this.#options.respond!;
+    if (this.#state === 'closed') {
+      this.#options.logger.info('an answer after the bound was dropped: the asker has the bound’s answer', { text: message.text });
+      return Promise.resolve();
+    }
+    const replace = this.#state === 'waiting' && this.#options.mode === 'replace' && message.delete_original !== true;
+    this.#state = 'answered';
+    return this.#enqueue(() => respond(replace ? { ...message, replace_original: true } : message));
+  }
+
+  #stillWaiting(): void {
+    this.#stillTimer = undefined;
+    const respond = this.#options.respond;
+    if (this.#pending === 0 || this.#state !== 'quiet' || !respond) return;
+    this.#state = 'waiting';
+    const replace = this.#options.mode === 'replace';
+    void this.#enqueue(() => respond({ ...stillWaitingMessage(), response_type: 'ephemeral', replace_original: replace }));
+  }
+
+  #boundReached(): void {
+    this.#boundTimer = undefined;
+    this.#boundPassed = true;
+    this.#resolveBound();
+    // The change path words its own answer; a request not waiting on the service is not judged here.
+    if (this.#racing > 0 || this.#pending === 0 || this.#state === 'closed' || !this.#options.atBound || !this.respond) return;
+    const message = this.#options.atBound(this.boundSeconds);
+    void this.respond({ ...message, response_type: 'ephemeral' });
+    this.close();
+  }
+
+  /** Whether the bound has passed (a change that has not called yet does not start). */
+  get boundPassed(): boolean {
+    return this.#boundPassed;
+  }
+
+  #enqueue(post: () => Promise<unknown>): Promise<unknown> {
+    const posted = this.#queue.then(post);
+    // A failed post is the poster's to report; the queue goes on.
+    this.#queue = posted.catch((error: unknown) => this.#options.logger.warn('could not answer through the response_url', { error }));
+    return posted;
+  }
+}
+
+const current = new AsyncLocalStorage<Patience>();
+
+/** Runs a request's work with its Patience, which the video calls it makes report to. */
+export function runPatiently<T>(patience: Patience, work: () => T): T {
+  return current.run(patience, work);
+}
+
+export function currentPatience(): Patience | undefined {
+  return current.getStore();
+}
+
+const areaProxies = new WeakMap<object, object>();
+
+function trackArea<A extends object>(area: A): A {
+  const known = areaProxies.get(area);
+  if (known) return known as A;
+  const proxy = new Proxy(area, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const patience = current.getStore();
+        if (!patience) return (value as (...a: unknown[]) => unknown).apply(target, args);
+        const ended = patience.callStarted();
+        try {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (result instanceof Promise) return result.finally(ended);
+          ended();
+          return result;
+        } catch (error) {
+          ended();
+          throw error;
+        }
+      };
+    },
+  });
+  areaProxies.set(area, proxy);
+  return proxy;
+}
+
+/**
+ * A project's client whose calls (`client.archives.stop(…)`, …) report to the Patience of the
+ * request making them; calls made outside a request (the poller) are untouched.
+ */
+export function trackVideoCalls<C extends object>(client: C): C {
+  return new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
+      if (value !== null && typeof value === 'object') return trackArea(value);
+      return value;
+    },
+  });
+}
