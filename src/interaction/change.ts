@@ -128,7 +128,8 @@ async function noAnswer<T>(ix: Interaction, change: Change<T>, error: NoAnswerIn
     error: `timeout: no answer within ${error.seconds} s, outcome unknown`,
   });
   const message = changeNoAnswerMessage(error.seconds, change.command, checkOf(change));
-  if (!options.quiet) await replyEphemeral(ix, message);
+  if (options.quiet) return { ok: false, error, message };
+  await replyEphemeral(ix, message);
   // This answer stands: whatever the request would say later would contradict it.
   currentPatience()?.close();
   return { ok: false, error, message };

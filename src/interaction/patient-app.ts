@@ -42,9 +42,7 @@ export function withPatience(app: App, services: Services): App {
       try {
         return await runPatiently(patience, () => (listener as (a: unknown) => unknown)(patience.respond ? { ...args, respond: patience.respond } : args));
       } finally {
-        // Posting failures are logged by the Patience; the request is over either way.
-        if (patience.waitingUnanswered) await patience.respond?.({ ...answeredElsewhereMessage(), response_type: 'ephemeral' }).catch(() => undefined);
-        await patience.finish();
+        await patience.finish(answeredElsewhereMessage());
       }
     };
   return new Proxy(app, {

@@ -14,7 +14,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../log';
-import type { ResponseMessage, RespondFn } from '../slack/respond';
+import type { RespondFn } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
 import { stillWaitingMessage } from '../views/still-waiting';
 
@@ -50,6 +50,9 @@ export type Raced<T> = { answered: true; value: T } | { answered: false };
 
 type State = 'quiet' | 'waiting' | 'answered' | 'closed';
 
+/** Replaces a modal's content with a message (actions/modal.ts `showInModal`). */
+export type ShowInModal = (message: SlackMessage) => Promise<unknown>;
+
 export class Patience {
   readonly #options: PatienceOptions;
   #pending = 0;
@@ -62,13 +65,23 @@ export class Patience {
   /** Calls raced against the bound by the change path, which then words the answer itself. */
   #racing = 0;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The modal the request answers in (a form's submission, a form a button opened): the asker looks at it. */
+  #modal: ShowInModal | undefined;
+  /** Where the waiting line is. */
+  #waitingIn: 'respond' | 'modal' | undefined;
   /** Bolt's respond behind the queue; undefined when the request has no response_url. */
   readonly respond: RespondFn | undefined;
 
   constructor(options: PatienceOptions) {
     this.#options = options;
     this.#bound = new Promise<void>((resolve) => (this.#resolveBound = resolve));
-    this.respond = options.respond ? (message) => this.#answer(message) : undefined;
+    const respond = options.respond;
+    this.respond = respond
+      ? (message) => {
+          const replace = this.#state === 'waiting' && this.#waitingIn === 'respond' && this.#options.mode === 'replace' && message.delete_original !== true;
+          return this.#deliver(message.text, () => respond(replace ? { ...message, replace_original: true } : message));
+        }
+      : undefined;
   }
 
   get boundSeconds(): number {
@@ -80,9 +93,18 @@ export class Patience {
     return this.#state === 'closed';
   }
 
-  /** The waiting line stands in place of an answer (e.g. the answer went to the channel): it should say so. */
-  get waitingUnanswered(): boolean {
-    return this.#state === 'waiting' && this.#options.mode === 'replace';
+  /** Whether the bound has passed (a change that has not called yet does not start). */
+  get boundPassed(): boolean {
+    return this.#boundPassed;
+  }
+
+  /**
+   * The request answers in a modal (a form's submission): the waiting line and the bound's answer
+   * go there too. Returns `show` behind the queue, for the handler's own answers.
+   */
+  inModal(show: ShowInModal): ShowInModal {
+    this.#modal = show;
+    return (message) => this.#deliver(message.text, () => show(message));
   }
 
   /** Starts the overall bound; once per request. */
@@ -91,12 +113,19 @@ export class Patience {
     this.#boundTimer.unref();
   }
 
-  /** Clears the timers. Returns once every answer queued was posted. */
-  async finish(): Promise<void> {
+  /**
+   * Clears the timers and returns once every answer queued was posted. A waiting line nothing
+   * replaced (the answer went to the channel) is replaced by `unanswered`.
+   */
+  async finish(unanswered?: SlackMessage): Promise<void> {
     clearTimeout(this.#stillTimer);
     clearTimeout(this.#boundTimer);
     this.#stillTimer = undefined;
     this.#boundTimer = undefined;
+    if (unanswered && this.#state === 'waiting') {
+      if (this.#waitingIn === 'modal') void this.inModal(this.#modal!)(unanswered).catch(() => undefined);
+      else if (this.#options.mode === 'replace') void this.respond?.({ ...unanswered, response_type: 'ephemeral' }).catch(() => undefined);
+    }
     await this.#queue;
   }
 
@@ -146,24 +175,30 @@ export class Patience {
     this.#state = 'closed';
   }
 
-  #answer(message: ResponseMessage): Promise<unknown> {
-    const respond = this.#options.respond!;
+  /** An answer: after the waiting line (which it replaces), or dropped once the bound's answer stands. */
+  #deliver(text: string, post: () => Promise<unknown>): Promise<unknown> {
     if (this.#state === 'closed') {
-      this.#options.logger.info('an answer after the bound was dropped: the asker has the bound’s answer', { text: message.text });
+      this.#options.logger.info('an answer after the bound was dropped: the asker has the bound’s answer', { text });
       return Promise.resolve();
     }
-    const replace = this.#state === 'waiting' && this.#options.mode === 'replace' && message.delete_original !== true;
     this.#state = 'answered';
-    return this.#enqueue(() => respond(replace ? { ...message, replace_original: true } : message));
+    return this.#enqueue(post);
   }
 
   #stillWaiting(): void {
     this.#stillTimer = undefined;
+    if (this.#pending === 0 || this.#state !== 'quiet') return;
     const respond = this.#options.respond;
-    if (this.#pending === 0 || this.#state !== 'quiet' || !respond) return;
-    this.#state = 'waiting';
-    const replace = this.#options.mode === 'replace';
-    void this.#enqueue(() => respond({ ...stillWaitingMessage(), response_type: 'ephemeral', replace_original: replace }));
+    const modal = this.#modal;
+    if (modal) {
+      this.#state = 'waiting';
+      this.#waitingIn = 'modal';
+      void this.#enqueue(() => modal(stillWaitingMessage()));
+    } else if (respond) {
+      this.#state = 'waiting';
+      this.#waitingIn = 'respond';
+      void this.#enqueue(() => respond({ ...stillWaitingMessage(), response_type: 'ephemeral', replace_original: this.#options.mode === 'replace' }));
+    }
   }
 
   #boundReached(): void {
@@ -171,21 +206,18 @@ export class Patience {
     this.#boundPassed = true;
     this.#resolveBound();
     // The change path words its own answer; a request not waiting on the service is not judged here.
-    if (this.#racing > 0 || this.#pending === 0 || this.#state === 'closed' || !this.#options.atBound || !this.respond) return;
+    if (this.#racing > 0 || this.#pending === 0 || this.#state === 'closed' || !this.#options.atBound) return;
     const message = this.#options.atBound(this.boundSeconds);
-    void this.respond({ ...message, response_type: 'ephemeral' });
+    if (this.#modal) void this.inModal(this.#modal)(message).catch(() => undefined);
+    else if (this.respond) void this.respond({ ...message, response_type: 'ephemeral' }).catch(() => undefined);
+    else return;
     this.close();
-  }
-
-  /** Whether the bound has passed (a change that has not called yet does not start). */
-  get boundPassed(): boolean {
-    return this.#boundPassed;
   }
 
   #enqueue(post: () => Promise<unknown>): Promise<unknown> {
     const posted = this.#queue.then(post);
     // A failed post is the poster's to report; the queue goes on.
-    this.#queue = posted.catch((error: unknown) => this.#options.logger.warn('could not answer through the response_url', { error }));
+    this.#queue = posted.catch((error: unknown) => this.#options.logger.warn('could not show the asker an answer', { error }));
     return posted;
   }
 }

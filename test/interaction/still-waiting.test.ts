@@ -187,3 +187,39 @@ describe('trackVideoCalls', () => {
     expect(currentPatience()).toBeUndefined();
   });
 });
+
+describe('Patience in a modal', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('the waiting line and the answer both replace the modal content, in order; a button’s message is left alone', async () => {
+    const posted: ResponseMessage[] = [];
+    const shown: string[] = [];
+    const patience = new Patience({
+      settings: DEFAULT_PATIENCE,
+      respond: async (message) => void posted.push(message),
+      mode: 'replace',
+      logger: createLogger({ level: 'silent' }),
+    });
+    patience.start();
+    const show = patience.inModal(async (message) => void shown.push(message.text));
+    patience.callStarted();
+    await jest.advanceTimersByTimeAsync(2_000);
+    await show(textMessage('Recording started'));
+    expect(shown).toEqual(['Still waiting for the video service…', 'Recording started']);
+    expect(posted).toEqual([]);
+    await patience.finish();
+  });
+
+  it('a waiting line nothing replaced says where the answer went', async () => {
+    const shown: string[] = [];
+    const patience = new Patience({ settings: DEFAULT_PATIENCE, mode: 'replace', logger: createLogger({ level: 'silent' }) });
+    patience.start();
+    patience.inModal(async (message) => void shown.push(message.text));
+    const ended = patience.callStarted();
+    await jest.advanceTimersByTimeAsync(2_000);
+    ended();
+    await patience.finish(textMessage('see the channel'));
+    expect(shown).toEqual(['Still waiting for the video service…', 'see the channel']);
+  });
+});
