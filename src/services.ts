@@ -165,7 +165,7 @@ function insightsRegistry(
     if (!client) {
       const project = projects.find((p) => p.name === projectName);
       if (!project) throw new Error(`unknown project “${projectName}”`);
-      client = factory(project, insightsUrl);
+      client = trackVideoCalls(factory(project, insightsUrl));
       clients.set(projectName, client);
     }
     return client;

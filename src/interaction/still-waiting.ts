@@ -235,27 +235,31 @@ export function currentPatience(): Patience | undefined {
 
 const areaProxies = new WeakMap<object, object>();
 
+/** `method` called on `target`, reporting to the current request's Patience while its promise is pending. */
+function tracked(method: (...args: unknown[]) => unknown, target: object): (...args: unknown[]) => unknown {
+  return (...args) => {
+    const patience = current.getStore();
+    if (!patience) return method.apply(target, args);
+    const ended = patience.callStarted();
+    try {
+      const result = method.apply(target, args);
+      if (result instanceof Promise) return result.finally(ended);
+      ended();
+      return result;
+    } catch (error) {
+      ended();
+      throw error;
+    }
+  };
+}
+
 function trackArea<A extends object>(area: A): A {
   const known = areaProxies.get(area);
   if (known) return known as A;
   const proxy = new Proxy(area, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const patience = current.getStore();
-        if (!patience) return (value as (...a: unknown[]) => unknown).apply(target, args);
-        const ended = patience.callStarted();
-        try {
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          if (result instanceof Promise) return result.finally(ended);
-          ended();
-          return result;
-        } catch (error) {
-          ended();
-          throw error;
-        }
-      };
+      return typeof value === 'function' ? tracked(value as (...args: unknown[]) => unknown, target) : value;
     },
   });
   areaProxies.set(area, proxy);
@@ -263,14 +267,15 @@ function trackArea<A extends object>(area: A): A {
 }
 
 /**
- * A project's client whose calls (`client.archives.stop(…)`, …) report to the Patience of the
- * request making them; calls made outside a request (the poller) are untouched.
+ * A client of the video service whose calls — `client.archives.stop(…)` on a project's REST
+ * client, `client.projectUsage(…)` on an Insights client — report to the Patience of the request
+ * making them; calls made outside a request (the poller, the report scheduler) are untouched.
  */
 export function trackVideoCalls<C extends object>(client: C): C {
   return new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
+      if (typeof value === 'function') return tracked(value as (...args: unknown[]) => unknown, target);
       if (value !== null && typeof value === 'object') return trackArea(value);
       return value;
     },
