@@ -14,6 +14,8 @@ import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { audioConnectCommand } from './audio-connect';
 import { Denied, authorize, projectGate } from '../interaction/authorize';
+import { currentPatience } from '../interaction/still-waiting';
+import { readNoAnswerMessage } from '../views/still-waiting';
 import { broadcastCommand } from './broadcast';
 import { captionsCommand } from './captions';
 import type { CommandInvocation, Prepared, SlashCommand } from './command';
@@ -99,6 +101,8 @@ export function commandListener(command: SlashCommand, services: Services) {
     }
     const { prepared, label } = parsed;
     await ack();
+    // Past the bound, a read offers to be typed again; a change never is (its answer is the change path's).
+    if (prepared.role === 'viewer') currentPatience()?.sayAtBound((seconds) => readNoAnswerMessage(seconds, { command: command.command, text: payload.text }));
 
     const logger = services.logger.child({ command: command.command, user: payload.user_id, channel: payload.channel_id });
     const ix: CommandInvocation = {
@@ -155,6 +159,11 @@ export async function typeAgain(ix: Interaction & { respond: RespondFn }, comman
   const parsed = beforeAck(command, text);
   if (parsed.kind === 'answer') {
     await replyEphemeral(ix, parsed.message);
+    return;
+  }
+  // Check only reads: a command that needs more than a viewer could change something.
+  if (parsed.prepared.role !== 'viewer') {
+    await replyEphemeral(ix, warning(`Check only reads; type \`${parsed.label}\` again to run it.`));
     return;
   }
   await runInvocation({ ...ix, command: command.command, text }, parsed.prepared, parsed.label);

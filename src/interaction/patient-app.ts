@@ -16,20 +16,19 @@ const KINDS = new Set<string>(['command', 'action', 'view', 'shortcut']);
 interface ListenerArgs {
   respond?: RespondFn;
   body?: { container?: { is_ephemeral?: boolean } };
-  command?: { command?: string; text?: string };
 }
 
 function patienceFor(kind: Kind, args: ListenerArgs, services: Services): Patience {
   // A button's response_url replaces the message it is on: the asker's own ephemeral message may
   // become the waiting line; a card in the channel may not.
   const mode: ReplyMode = kind === 'action' && args.body?.container?.is_ephemeral !== true ? 'append' : 'replace';
-  const typed = kind === 'command' && args.command?.command ? { command: args.command.command, text: args.command.text ?? '' } : undefined;
   return new Patience({
     settings: services.patience,
     ...(typeof args.respond === 'function' && { respond: args.respond }),
     mode,
     logger: services.logger,
-    atBound: (seconds) => readNoAnswerMessage(seconds, typed),
+    // A read command offers to type it again (commands/index.ts says so once it knows the role).
+    atBound: (seconds) => readNoAnswerMessage(seconds),
   });
 }
 

@@ -67,6 +67,7 @@ export class Patience {
   #queue: Promise<unknown> = Promise.resolve();
   /** The modal the request answers in (a form's submission, a form a button opened): the asker looks at it. */
   #modal: ShowInModal | undefined;
+  #atBound: ((seconds: number) => SlackMessage) | undefined;
   /** Where the waiting line is. */
   #waitingIn: 'respond' | 'modal' | undefined;
   /** Bolt's respond behind the queue; undefined when the request has no response_url. */
@@ -74,6 +75,7 @@ export class Patience {
 
   constructor(options: PatienceOptions) {
     this.#options = options;
+    this.#atBound = options.atBound;
     this.#bound = new Promise<void>((resolve) => (this.#resolveBound = resolve));
     const respond = options.respond;
     this.respond = respond
@@ -105,6 +107,11 @@ export class Patience {
   inModal(show: ShowInModal): ShowInModal {
     this.#modal = show;
     return (message) => this.#deliver(message.text, () => show(message));
+  }
+
+  /** What to say when the bound passes while a video call is unanswered (instead of `atBound`). */
+  sayAtBound(atBound: (seconds: number) => SlackMessage): void {
+    this.#atBound = atBound;
   }
 
   /** Starts the overall bound; once per request. */
@@ -206,8 +213,8 @@ export class Patience {
     this.#boundPassed = true;
     this.#resolveBound();
     // The change path words its own answer; a request not waiting on the service is not judged here.
-    if (this.#racing > 0 || this.#pending === 0 || this.#state === 'closed' || !this.#options.atBound) return;
-    const message = this.#options.atBound(this.boundSeconds);
+    if (this.#racing > 0 || this.#pending === 0 || this.#state === 'closed' || !this.#atBound) return;
+    const message = this.#atBound(this.boundSeconds);
     if (this.#modal) void this.inModal(this.#modal)(message).catch(() => undefined);
     else if (this.respond) void this.respond({ ...message, response_type: 'ephemeral' }).catch(() => undefined);
     else return;

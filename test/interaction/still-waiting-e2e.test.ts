@@ -220,6 +220,16 @@ describe('never silent while the video service hangs', () => {
     expect(list.body).toMatchObject({ replace_original: true });
   });
 
+  it('Check only reads: a button naming a change command changes nothing', async () => {
+    const seeded = t.seedSession({ streams: 1 });
+    const streamId = seeded.streams[0]!;
+    const clicked = await t.click(ACTION.checkVideo, JSON.stringify({ k: 'rerun', c: '/mute', t: `${streamId} ${seeded.sessionId}` }));
+    const answer = await t.slack.waitForResponse(clicked.responseId);
+    expect(visibleText(answer.body)).toContain('Check only reads; type `/mute` again to run it.');
+    expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).streams.find((s) => s.streamId === streamId)?.muted).toBe(false);
+    expect(muteNotices(streamId)).toEqual([]);
+  });
+
   it('the Stop button on a channel card: the waiting line is a message of its own, the card is never replaced', async () => {
     const seeded = t.seedSession({ streams: 1 });
     const archive = await t.services.projects.client('prod').archives.start({ sessionId: seeded.sessionId });
