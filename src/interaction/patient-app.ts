@@ -21,7 +21,7 @@ interface ListenerArgs {
 function patienceFor(kind: Kind, args: ListenerArgs, services: Services): Patience {
   // A button's response_url replaces the message it is on: the asker's own ephemeral message may
   // become the waiting line; a card in the channel may not.
-  const mode: ReplyMode = kind === 'action' && args.body?.container?.is_ephemeral !== true ? 'append' : 'replace';
+  const mode: ReplyMode = kind !== 'action' ? 'replace' : args.body?.container?.is_ephemeral === true ? 'replace-source' : 'append';
   return new Patience({
     settings: services.patience,
     ...(typeof args.respond === 'function' && { respond: args.respond }),

@@ -28,12 +28,13 @@ export interface PatienceSettings {
 export const DEFAULT_PATIENCE: Readonly<PatienceSettings> = Object.freeze({ stillWaitingMs: 2_000, boundMs: 20_000 });
 
 /**
- * How answers reach the asker. `replace`: the waiting line is the message the next answer
- * replaces (a slash command's response_url; a button on the asker's own ephemeral message).
- * `append`: a button on a channel message, whose response_url could replace only that message
- * (a card everyone sees), so the waiting line is a message of its own and the answer follows it.
+ * How answers reach the asker through the response_url. `replace`: the waiting line is a message
+ * of its own, which the next answer replaces (a slash command). `replace-source`: a button on the
+ * asker's own ephemeral message, which the waiting line replaces, and then the answer.
+ * `append`: a button on a channel message, whose response_url could replace only that message (a
+ * card everyone sees), so the waiting line is a message of its own and the answer follows it.
  */
-export type ReplyMode = 'replace' | 'append';
+export type ReplyMode = 'replace' | 'replace-source' | 'append';
 
 export interface PatienceOptions {
   settings: PatienceSettings;
@@ -80,7 +81,7 @@ export class Patience {
     const respond = options.respond;
     this.respond = respond
       ? (message) => {
-          const replace = this.#state === 'waiting' && this.#waitingIn === 'respond' && this.#options.mode === 'replace' && message.delete_original !== true;
+          const replace = this.#state === 'waiting' && this.#waitingIn === 'respond' && this.#options.mode !== 'append' && message.delete_original !== true;
           return this.#deliver(message.text, () => respond(replace ? { ...message, replace_original: true } : message));
         }
       : undefined;
@@ -131,7 +132,7 @@ export class Patience {
     this.#boundTimer = undefined;
     if (unanswered && this.#state === 'waiting') {
       if (this.#waitingIn === 'modal') void this.inModal(this.#modal!)(unanswered).catch(() => undefined);
-      else if (this.#options.mode === 'replace') void this.respond?.({ ...unanswered, response_type: 'ephemeral' }).catch(() => undefined);
+      else if (this.#options.mode !== 'append') void this.respond?.({ ...unanswered, response_type: 'ephemeral' }).catch(() => undefined);
     }
     await this.#queue;
   }
@@ -204,7 +205,7 @@ export class Patience {
     } else if (respond) {
       this.#state = 'waiting';
       this.#waitingIn = 'respond';
-      void this.#enqueue(() => respond({ ...stillWaitingMessage(), response_type: 'ephemeral', replace_original: this.#options.mode === 'replace' }));
+      void this.#enqueue(() => respond({ ...stillWaitingMessage(), response_type: 'ephemeral', replace_original: this.#options.mode === 'replace-source' }));
     }
   }
 

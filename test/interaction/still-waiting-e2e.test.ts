@@ -76,8 +76,7 @@ describe('never silent while the video service hangs', () => {
     await fast.waitForSlackCall('chat.postMessage', (c) => JSON.stringify(c.body).includes(seeded.streams[0]!));
     const streams = await fast.slash('/streams', seeded.sessionId);
     await streams.waitForResponse();
-    // Both requests are over (their listener finished): no waiting line was, or will be, posted.
-    await fast.waitForSlackCall('chat.postMessage', () => true);
+    // No waiting line; that none comes later either (the timers end with the request) is the unit test's.
     expect(fast.slack.responsesTo(mute.responseId)).toEqual([]);
     expect(texts(fast.slack.responsesTo(streams.responseId))).toEqual([expect.stringContaining('Streams in')]);
     expect(fast.slack.responses.some(has(STILL_WAITING))).toBe(false);

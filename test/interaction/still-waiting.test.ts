@@ -43,12 +43,13 @@ describe('Patience', () => {
     expect(posted).toEqual([]);
     await jest.advanceTimersByTimeAsync(1);
     expect(texts()).toEqual(['Still waiting for the video service…']);
-    expect(posted[0]).toMatchObject({ response_type: 'ephemeral', replace_original: true });
+    // A slash command's waiting line is a message of its own…
+    expect(posted[0]).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     ended();
     await patience.respond!({ ...textMessage('the answer'), response_type: 'ephemeral', replace_original: false });
     expect(texts()).toEqual(['Still waiting for the video service…', 'the answer']);
+    // …which the answer replaces; only the first answer does.
     expect(posted[1]!.replace_original).toBe(true);
-    // Only the first answer replaces the waiting line.
     await patience.respond!({ ...textMessage('more'), response_type: 'ephemeral', replace_original: false });
     expect(posted[2]!.replace_original).toBe(false);
     await patience.finish();
@@ -70,6 +71,16 @@ describe('Patience', () => {
     patience.callStarted();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(texts()).toEqual(['first']);
+    await patience.finish();
+  });
+
+  it('on the asker’s own ephemeral message (a button on it) the waiting line replaces that message, then the answer does', async () => {
+    const { patience, posted } = setUp('replace-source');
+    patience.callStarted();
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(posted[0]).toMatchObject({ text: 'Still waiting for the video service…', replace_original: true });
+    await patience.respond!({ ...textMessage('the answer'), response_type: 'ephemeral', replace_original: false });
+    expect(posted[1]!.replace_original).toBe(true);
     await patience.finish();
   });
 
