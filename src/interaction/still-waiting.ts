@@ -9,8 +9,8 @@
  *   otherwise `atBound`), and whatever the request answers later is dropped with a log line, so
  *   two answers never contradict each other.
  *
- * Every answer to the asker goes through `respond`, one after the other, so the waiting line can
- * neither overtake nor follow the answer that replaces it.
+ * Every answer to the asker goes through `respond` (or the modal's `inModal`), one after the
+ * other, so the waiting line can neither overtake nor follow the answer that replaces it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../log';
@@ -38,7 +38,7 @@ export type ReplyMode = 'replace' | 'replace-source' | 'append';
 
 export interface PatienceOptions {
   settings: PatienceSettings;
-  /** The request's response_url; without one nothing is shown (a modal shows what the change path returns). */
+  /** The request's response_url; without one, only a modal the handler answers in (`inModal`) shows anything. */
   respond?: RespondFn;
   mode: ReplyMode;
   logger: Logger;
