@@ -14,6 +14,7 @@ import type { VidopsMetrics } from './metrics/registry';
 import { instrumentedFetch } from './metrics/slack';
 import { noteOutcome } from './request-context';
 import type { Services } from './services';
+import { withPatience } from './interaction/patient-app';
 import { ackFirst } from './slack/ack-gate';
 import { dedupeDeliveries } from './slack/dedupe';
 import { guardSlackRequests, routedPath } from './slack/signature-guard';
@@ -130,7 +131,8 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   // A delivery Slack repeats (late ack) is acknowledged and dropped before any listener runs.
   app.use(dedupeDeliveries({ ledger: services.store, logger: services.logger, clock: services.clock }));
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
-  const routed = routeById(ackFirst(app, services.ackGate, { countRequests: socketMode }));
+  // Each listener runs with its request's Patience: never silent while the video service is slow.
+  const routed = routeById(withPatience(ackFirst(app, services.ackGate, { countRequests: socketMode }), services));
   commands.register(routed, services);
   actions.register(routed, services);
 

@@ -67,6 +67,8 @@ export const configSchema = z.object({
   admins: z.array(userId),
   databaseUrl: z.string().optional(),
   secretKey: z.instanceof(Buffer).optional(),
+  /** How long a command or button may wait on the video service before it says what is known. */
+  videoBoundMs: z.number().int().positive(),
   logLevel: z.enum(LOG_LEVELS),
 });
 export type Config = z.infer<typeof configSchema>;
@@ -119,6 +121,14 @@ const variables = {
   VIDEO_ACCOUNT_API_SECRET: variable(credential, 'the account-level API secret that goes with VIDEO_ACCOUNT_API_KEY'),
   VIDOPS_PROJECTS_FILE: variable(z.string(), `the path of a readable JSON file like ${PROJECTS_FILE_EXAMPLE}`),
   VIDOPS_POLICY_FILE: variable(z.string(), 'the path of a readable JSON file holding the access policy'),
+  VIDOPS_VIDEO_BOUND_SECONDS: variable(
+    z
+      .string()
+      .regex(/^\d+$/, 'it must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(5, 'it must be at least 5').max(600, 'it must be at most 600')),
+    'how many seconds a command may wait on the video service before it says what is known, a whole number from 5 to 600 (default 20)',
+  ),
   VIDOPS_AUDIT_CHANNEL: variable(channelId, 'a Slack channel ID such as C0123456789 (channel details → About)'),
   VIDOPS_ADMINS: variable(
     z.string().transform(splitList).pipe(z.array(userId)),
@@ -180,6 +190,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       admins: reader.value('VIDOPS_ADMINS') ?? [],
       databaseUrl: reader.value('DATABASE_URL'),
       secretKey: reader.value('VIDOPS_SECRET_KEY'),
+      videoBoundMs: (reader.value('VIDOPS_VIDEO_BOUND_SECONDS') ?? 20) * 1000,
       logLevel: reader.value('LOG_LEVEL') ?? 'info',
     },
   };

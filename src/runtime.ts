@@ -127,6 +127,7 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
     admins: config.admins,
     auditChannel: config.auditChannel,
     watchMaxAgeMs: pollerSettings.maxWatchAgeMs,
+    patience: { boundMs: config.videoBoundMs },
     clientFactory: observedClientFactory(metrics, logger),
     ...(input.clock ? { clock: input.clock } : {}),
     ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),

@@ -9,6 +9,7 @@ import { UsageCache } from './commands/usage/cache';
 import type { Projects } from './api/projects';
 import type { SecretBox } from './crypto';
 import type { Logger } from './log';
+import { type PatienceSettings, DEFAULT_PATIENCE, trackVideoCalls } from './interaction/still-waiting';
 import { Authorizer } from './rbac';
 import { rememberConfigured, rememberSent } from './scrub';
 import { channelProjects } from './rbac/channel-projects';
@@ -98,7 +99,8 @@ export class ProjectRegistry {
     const project = this.byName.get(name);
     if (!project) throw new Error(`unknown project “${name}”`);
     const rotated = this.rotated.get(name);
-    const client = this.factory(rotated === undefined ? project : { ...project, apiSecret: rotated }, this.video);
+    // Its calls report to the request waiting on them (still waiting, the overall bound).
+    const client = trackVideoCalls(this.factory(rotated === undefined ? project : { ...project, apiSecret: rotated }, this.video));
     this.clients.set(name, client);
     return client;
   }
@@ -163,7 +165,7 @@ function insightsRegistry(
     if (!client) {
       const project = projects.find((p) => p.name === projectName);
       if (!project) throw new Error(`unknown project “${projectName}”`);
-      client = factory(project, insightsUrl);
+      client = trackVideoCalls(factory(project, insightsUrl));
       clients.set(projectName, client);
     }
     return client;
@@ -194,6 +196,8 @@ export interface Services {
   secretBox?: SecretBox;
   /** Which channels are public, for what App Home may show (src/rbac/visibility.ts). */
   publicChannels: PublicChannels;
+  /** When the asker hears "Still waiting for the video service…", and when a request says what is known. */
+  patience: PatienceSettings;
 }
 
 export interface ServicesInput {
@@ -216,6 +220,8 @@ export interface ServicesInput {
   insightsFactory?: InsightsFactory;
   /** From VIDOPS_SECRET_KEY; without it, nothing that must store a secret can run. */
   secretBox?: SecretBox;
+  /** Default: still waiting after 2 s, the bound after 20 s (VIDOPS_VIDEO_BOUND_SECONDS). */
+  patience?: Partial<PatienceSettings>;
 }
 
 export function createServices(input: ServicesInput): Services {
@@ -242,6 +248,7 @@ export function createServices(input: ServicesInput): Services {
     insights: insightsRegistry(input.projects, input.insightsUrl, input.insightsFactory ?? defaultInsightsFactory),
     usageCache: new UsageCache(),
     publicChannels: new PublicChannels(clock),
+    patience: { ...DEFAULT_PATIENCE, ...input.patience },
     ...(input.secretBox ? { secretBox: input.secretBox } : {}),
   };
 }

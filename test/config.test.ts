@@ -66,6 +66,7 @@ describe('a valid environment', () => {
       admins: [],
       databaseUrl: undefined,
       secretKey: undefined,
+      videoBoundMs: 20_000,
       logLevel: 'info',
     });
   });
@@ -86,6 +87,7 @@ describe('a valid environment', () => {
       VIDOPS_ADMINS: ' U0ADMIN1, W0ADMIN2 ,',
       DATABASE_URL: 'postgres://vidops@db:5432/vidops',
       VIDOPS_SECRET_KEY: SECRET_KEY_HEX,
+      VIDOPS_VIDEO_BOUND_SECONDS: '45',
       LOG_LEVEL: 'DEBUG',
     });
     expect(config).toMatchObject({
@@ -101,6 +103,7 @@ describe('a valid environment', () => {
       admins: ['U0ADMIN1', 'W0ADMIN2'],
       databaseUrl: 'postgres://vidops@db:5432/vidops',
       secretKey: Buffer.from(SECRET_KEY_HEX, 'hex'),
+      videoBoundMs: 45_000,
       logLevel: 'debug',
     });
   });
@@ -196,6 +199,9 @@ describe('invalid variables', () => {
     ['VIDOPS_SECRET_KEY', 'ab'.repeat(16), 'it must be exactly 32 bytes'],
     ['VIDOPS_SECRET_KEY', 'correct horse battery staple', 'it must be exactly 32 bytes'],
     ['LOG_LEVEL', 'verbose', 'it must be one of trace, debug, info, warn, error'],
+    ['VIDOPS_VIDEO_BOUND_SECONDS', '20s', 'it must be a whole number'],
+    ['VIDOPS_VIDEO_BOUND_SECONDS', '2', 'it must be at least 5'],
+    ['VIDOPS_VIDEO_BOUND_SECONDS', '3600', 'it must be at most 600'],
   ])('%s=%s', (name, value, reason) => {
     const found = problems({ ...BASE, [name]: value });
     expect(found).toHaveLength(1);

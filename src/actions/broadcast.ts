@@ -108,6 +108,7 @@ export function register(app: App, services: Services): void {
       target: `broadcast ${target.b} in session ${target.s}`,
       projectName: target.p,
       call: (video) => video.broadcasts.stop(target.b),
+      check: { k: 'broadcast', b: target.b },
       notice: (stopped) => broadcastStoppedNotice(ix.userId, stopped, ref),
       failure: async (error) => broadcastErrorMessage(error, { operation: 'stop', project: target.p, broadcastId: target.b, sessionId: target.s, ...ref }),
       card: (stopped) => ({ kind: 'broadcast', resourceId: target.b, action: 'stop', state: broadcastSnapshot(stopped, services.clock()) }),

@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import * as broadcast from './broadcast';
 import * as audio from './audio';
 import * as captions from './captions';
+import * as check from './check';
 import * as confirmations from './confirmations';
 import * as dial from './dial';
 import * as dtmf from './dtmf';
@@ -35,4 +36,5 @@ export function register(app: App, services: Services): void {
   broadcast.register(app, services);
   videoAdmin.register(app, services);
   watch.register(app, services);
+  check.register(app, services);
 }

@@ -1,5 +1,6 @@
 /** Showing a message (a denial, an error, a result) in place of a modal's content. */
 import type { Interaction } from '../interaction/interaction';
+import { type ShowInModal, currentPatience } from '../interaction/still-waiting';
 import type { SlackMessage } from '../views/blocks';
 import { infoModal } from '../views/modals';
 import { scrub } from '../scrub';
@@ -10,6 +11,8 @@ export function mainText(message: SlackMessage): string {
   return first && first.type === 'section' && first.text ? first.text.text : message.text;
 }
 
-export function showInModal(ix: Interaction, viewId: string, title: string) {
-  return (message: SlackMessage) => ix.client.views.update({ view_id: viewId, view: infoModal(title, scrub(mainText(message))) });
+/** While the video service is slow the modal says so, and the answer replaces that (interaction/still-waiting.ts). */
+export function showInModal(ix: Interaction, viewId: string, title: string): ShowInModal {
+  const show = (message: SlackMessage) => ix.client.views.update({ view_id: viewId, view: infoModal(title, scrub(mainText(message))) });
+  return currentPatience()?.inModal(show) ?? show;
 }

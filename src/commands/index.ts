@@ -6,13 +6,16 @@
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { noteOutcome } from '../request-context';
 import type { Services } from '../services';
-import { replyEphemeral } from '../slack/respond';
+import type { Interaction } from '../interaction/interaction';
+import { type RespondFn, replyEphemeral } from '../slack/respond';
 import { slackFailureSentence } from '../slack/slack-failure';
 import { type SlackMessage, warning } from '../views/blocks';
 import { appHelp, commandHelp } from '../views/help';
 import { usageMessage } from '../views/usage';
 import { audioConnectCommand } from './audio-connect';
 import { Denied, authorize, projectGate } from '../interaction/authorize';
+import { currentPatience } from '../interaction/still-waiting';
+import { readNoAnswerMessage } from '../views/still-waiting';
 import { broadcastCommand } from './broadcast';
 import { captionsCommand } from './captions';
 import type { CommandInvocation, Prepared, SlashCommand } from './command';
@@ -98,6 +101,8 @@ export function commandListener(command: SlashCommand, services: Services) {
     }
     const { prepared, label } = parsed;
     await ack();
+    // Past the bound, a read offers to be typed again; a change never is (its answer is the change path's).
+    if (prepared.role === 'viewer') currentPatience()?.sayAtBound((seconds) => readNoAnswerMessage(seconds, { command: command.command, text: payload.text }));
 
     const logger = services.logger.child({ command: command.command, user: payload.user_id, channel: payload.channel_id });
     const ix: CommandInvocation = {
@@ -112,27 +117,56 @@ export function commandListener(command: SlashCommand, services: Services) {
       command: command.command,
       text: payload.text,
     };
-    try {
-      const attempt = { what: label, command: label, target: prepared.target };
-      const projectName =
-        prepared.projectFlag ??
-        (prepared.sessionRef === undefined ? undefined : (await services.store.getAlias(ix.teamId, prepared.sessionRef.toLowerCase()))?.projectName);
-      const allowed = await authorize(ix, prepared.role, { ...attempt, ...(projectName !== undefined && { projectName }) });
-      if (!allowed) return;
-      ix.gate = projectGate(ix, prepared.role, attempt);
-      await prepared.run(ix);
-    } catch (error) {
-      if (error instanceof Denied) return;
-      noteOutcome('error');
-      const slackSaid = slackFailureSentence(error, `\`${label}\``);
-      if (slackSaid) logger.warn('command ended on a Slack failure', { error });
-      else logger.error('command failed', { error });
-      await replyEphemeral(
-        ix,
-        warning(slackSaid ?? 'Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.'),
-      ).catch((replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }));
-    }
+    await runInvocation(ix, prepared, label);
   };
+}
+
+/** The role check and the handler of a parsed command; a failure goes to the asker as one sentence. */
+async function runInvocation(ix: CommandInvocation, prepared: Prepared, label: string): Promise<void> {
+  const { services, logger } = ix;
+  try {
+    const attempt = { what: label, command: label, target: prepared.target };
+    const projectName =
+      prepared.projectFlag ??
+      (prepared.sessionRef === undefined ? undefined : (await services.store.getAlias(ix.teamId, prepared.sessionRef.toLowerCase()))?.projectName);
+    const allowed = await authorize(ix, prepared.role, { ...attempt, ...(projectName !== undefined && { projectName }) });
+    if (!allowed) return;
+    ix.gate = projectGate(ix, prepared.role, attempt);
+    await prepared.run(ix);
+  } catch (error) {
+    if (error instanceof Denied) return;
+    noteOutcome('error');
+    const slackSaid = slackFailureSentence(error, `\`${label}\``);
+    if (slackSaid) logger.warn('command ended on a Slack failure', { error });
+    else logger.error('command failed', { error });
+    await replyEphemeral(
+      ix,
+      warning(slackSaid ?? 'Something went wrong on our side; it was logged. Try again, or ask an admin to look at the vidops logs.'),
+    ).catch((replyError: unknown) => logger.error('could not tell the user about a failure', { error: replyError }));
+  }
+}
+
+/**
+ * Types a command again for whoever clicked (the Check button of a read the video service did
+ * not answer in time): the same parsing, role check — theirs, where they clicked — and handler.
+ */
+export async function typeAgain(ix: Interaction & { respond: RespondFn }, commandName: string, text: string): Promise<void> {
+  const command = COMMANDS.find((c) => c.command === commandName);
+  if (!command) {
+    await replyEphemeral(ix, warning(`This button is from an older version of vidops; type the command again.`));
+    return;
+  }
+  const parsed = beforeAck(command, text);
+  if (parsed.kind === 'answer') {
+    await replyEphemeral(ix, parsed.message);
+    return;
+  }
+  // Check only reads: a command that needs more than a viewer could change something.
+  if (parsed.prepared.role !== 'viewer') {
+    await replyEphemeral(ix, warning(`Check only reads; type \`${parsed.label}\` again to run it.`));
+    return;
+  }
+  await runInvocation({ ...ix, command: command.command, text }, parsed.prepared, parsed.label);
 }
 
 /**

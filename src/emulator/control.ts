@@ -70,6 +70,8 @@ export interface EmulatorControl {
   failRender(apiKey: string, renderId: string, reason: string): void;
   injectFault(fault: Fault): void;
   clearFaults(): void;
+  /** Answers, as if no fault had been injected, every request a `hang` fault holds; how many there were. */
+  releaseHangs(): number;
   /** Delays every public answer by `ms` of wall-clock time. */
   setLatency(ms: number): void;
   setTransitions(partial: Partial<TransitionTimings>): void;
@@ -110,6 +112,7 @@ export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime
       ctx.clock.reset();
       ctx.timings = { ...initialTimings };
       runtime.faults.clear();
+      runtime.faults.dropHeld();
       runtime.latencyMs = 0;
       runtime.log.length = 0;
       b.insights.reset();
@@ -162,6 +165,7 @@ export function createControl(ctx: BackendContext, b: Backends, runtime: Runtime
     }),
     injectFault: (fault) => runtime.faults.add(fault),
     clearFaults: () => runtime.faults.clear(),
+    releaseHangs: () => runtime.faults.releaseHeld(),
     setLatency: (ms) => {
       if (!Number.isFinite(ms) || ms < 0) throw new Error('Latency must be a non-negative number of milliseconds');
       runtime.latencyMs = ms;

@@ -5,6 +5,8 @@
 export const ACTION = {
   /** Button on a stream in the `/streams` card: mute that stream. */
   muteStream: 'vidops.stream.mute',
+  /** "Check" on the answer given when the video service did not answer in time: asks it again. */
+  checkVideo: 'vidops.video.check',
   /** Button on a stream in the `/streams` card: open the layout-classes modal. */
   editLayoutClasses: 'vidops.stream.edit_layout',
   /** "Mute everyone" on a `/mute-all` card of an older version (mute-all now acts at once). */

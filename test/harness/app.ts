@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { RETRY_FAST, VideoClient } from '../../src/api';
 import { INSIGHTS_RETRY_FAST, InsightsClient, SlidingWindowLimiter } from '../../src/api/insights';
 import { createApp } from '../../src/app';
+import type { PatienceSettings } from '../../src/interaction/still-waiting';
 import { SecretBox } from '../../src/crypto';
 import { type LogStream, type LogThreshold, createLogger } from '../../src/log';
 import { type Policy, parsePolicy } from '../../src/rbac/policy';
@@ -61,6 +62,8 @@ export interface TestAppOptions {
    * clock then is the emulator's, and the fake Slack's message timestamps follow it.
    */
   poller?: boolean | PollerHarnessOptions;
+  /** When the asker hears "Still waiting…" and when a request says what is known (default 2 s / 20 s). */
+  patience?: Partial<PatienceSettings>;
 }
 
 export interface Actor {
@@ -210,6 +213,7 @@ export async function startTestApp(settings: TestAppOptions = {}): Promise<TestA
         ...(video.account ? { accountApiKey: video.account.apiKey, accountApiSecret: video.account.apiSecret } : {}),
       }),
     ...(settings.secretKey ? { secretBox: new SecretBox(settings.secretKey) } : {}),
+    ...(settings.patience && { patience: settings.patience }),
     ...(pollerOptions && { clock: emulatorClock }),
   });
   const poller = pollerOptions && createPollerHarness({ services, emulator, slackApiUrl: slack.apiUrl, botToken: BOT_TOKEN, options: pollerOptions });

@@ -32,6 +32,7 @@ export async function stopRecording(ix: Interaction, target: ArchiveRefTarget, o
       target: `recording ${target.archiveId}`,
       projectName: target.projectName,
       call: (video) => video.archives.stop(target.archiveId),
+      check: { k: 'archive', r: target.archiveId },
       notice: (archive) =>
         recordingStoppedNotice(ix.userId, {
           projectName: target.projectName,

@@ -36,6 +36,26 @@ function compile(source: string): RegExp | undefined {
 /** Faults waiting for matching public requests; each one is consumed `count` times. */
 export class FaultRegistry {
   private armed: ArmedFault[] = [];
+  /** Requests a `hang` fault holds, each answered normally when released. */
+  private held: (() => void)[] = [];
+
+  /** Keeps a hung request; `answer` serves it as if no fault had been injected. */
+  hold(answer: () => void): void {
+    this.held.push(answer);
+  }
+
+  /** Answers every request held by a `hang` fault (those whose client gave up get nothing); how many there were. */
+  releaseHeld(): number {
+    const held = this.held;
+    this.held = [];
+    for (const answer of held) answer();
+    return held.length;
+  }
+
+  /** Forgets the held requests without answering them. */
+  dropHeld(): void {
+    this.held = [];
+  }
 
   add(fault: Fault): void {
     if (typeof fault.path !== 'string') throw new Error("A fault needs a 'path' (substring or regex source)");

@@ -128,7 +128,15 @@ export function createHttpServer(deps: ServerDeps): Server {
       req.socket.destroy();
       return;
     }
-    if (fault?.kind === 'hang') return;
+    const serve = async (): Promise<void> => {
+      const response = await answer(() => dispatch(req, url, deps.routes, true));
+      entry.status = response.status;
+      send(res, response);
+    };
+    if (fault?.kind === 'hang') {
+      runtime.faults.hold(() => void serve());
+      return;
+    }
     const response = fault ? faultResponse(fault) : await answer(() => dispatch(req, url, deps.routes, true));
     if (runtime.latencyMs > 0) await delay(runtime.latencyMs);
     entry.status = response.status;

@@ -160,6 +160,7 @@ export function controlRoutes(control: EmulatorControl): Route[] {
       control.clearFaults();
       return noContent();
     }),
+    route('POST', `${CONTROL_PREFIX}/faults/release`, () => ok({ released: control.releaseHangs() })),
     route('POST', `${CONTROL_PREFIX}/latency`, (req) => {
       const ms = body(req).integer('ms', { min: 0 });
       if (ms === undefined) throw badRequest("'ms' is required");
