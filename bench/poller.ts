@@ -384,6 +384,7 @@ async function main(argv: string[]): Promise<void> {
       sampleRss();
     }
 
+    const latencyRunMs = now - runStart;
     const liveHeap = process.memoryUsage().heapUsed;
     // Latencies: each expected change against the first post of its notification.
     const latencies: number[] = [];
@@ -442,7 +443,7 @@ async function main(argv: string[]): Promise<void> {
       ),
       '',
       `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (and after each cycle that found changes)`,
-      `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}`,
+      `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}; all cycles ${ms(cycleCpu.reduce((sum, n) => sum + n, 0))}, ${ms(cycleCpu.reduce((sum, n) => sum + n, 0) / (latencyRunMs / 1000))} per simulated second`,
       `  API calls: ${simulatedCalls.toLocaleString('en-US')} in ${options.seconds} s (${(simulatedCalls / options.seconds).toFixed(1)}/s; naive every ${settings.schedule.slowMs / 1000} s: ${((watched / settings.schedule.slowMs) * 1000).toFixed(0)}/s)`,
       `  change → Slack post: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} over ${latencies.length} notifications (${missing} missing); target p99 ≤ ${ms(settings.schedule.fastMs + 1_000)}`,
       '',

@@ -4,7 +4,17 @@
  * watch's new state together with its notifications in one step. A project whose reads fail
  * backs off alone; a watch that cannot be read this time keeps its place in the queue.
  */
-import { type BatchConfig, DEFAULT_BATCH, type PlanHints, applyResults, isListed, naiveRequestCount, planRequests, resourceKey } from './batch';
+import {
+  type BatchConfig,
+  DEFAULT_BATCH,
+  type PlanHints,
+  type RequestPlan,
+  applyResults,
+  isListed,
+  naiveRequestCount,
+  planRequests,
+  resourceKey,
+} from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
 import { executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
@@ -229,10 +239,17 @@ export class Poller {
     const watches = [...leases.values()].map((lease) => lease.watch);
     const expired = watches.filter((w) => isExpired(w, now));
     const live = watches.filter((w) => !isExpired(w, now));
+    // planCycle costs each project's whole list first; when it fits, #pollProject runs that very plan.
+    const plans = new WeakMap<readonly Watch[], RequestPlan>();
     const plan = planCycle(
       live,
       (projectName) => this.#budgets.available(projectName),
-      (watches) => (watches.length === 0 ? 0 : planRequests(watches, this.#batch, this.#hintsFor(watches[0]!.projectName)).estimatedRequests),
+      (watches) => {
+        if (watches.length === 0) return 0;
+        const requests = planRequests(watches, this.#batch, this.#hintsFor(watches[0]!.projectName));
+        plans.set(watches, requests);
+        return requests.estimatedRequests;
+      },
     );
     report.deferred = plan.deferred.length;
     this.#adjustClaimLimits(live, plan.byProject);
@@ -245,23 +262,37 @@ export class Poller {
         plan.deferred.map((watch) => leases.get(watch.id)!),
         now,
       ),
-      ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, leases, report)),
+      ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, plans.get(watches), leases, report)),
     ]);
   }
 
-  /** Kept watches due now, oldest first, within the cycle's and the projects' claim limits. */
+  /**
+   * Kept watches due now and, in a project that has one due now, those due within half the fast
+   * interval: the lists read for the first mostly hold them too, so polling them a little early
+   * seldom costs a request (planCycle serves the due ones first), and it gathers a project's polls
+   * into fewer cycles, each reading the project's list pages once, where every cycle used to read
+   * them for a few of its watches. Oldest first, within the cycle's and the projects' limits.
+   */
   #keptDue(now: number, excludeProjects: readonly string[]): Lease[] {
     if (this.#kept.size === 0) return [];
     const excluded = new Set(excludeProjects);
-    const due = [...this.#kept.values()].filter((lease) => lease.watch.nextPollAt <= now && !excluded.has(lease.watch.projectName));
-    due.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
+    const horizon = now + Math.floor(this.#schedule.fastMs / 2);
+    const busy = new Set<string>();
+    const soon: Lease[] = [];
+    for (const lease of this.#kept.values()) {
+      const { nextPollAt, projectName } = lease.watch;
+      if (nextPollAt > horizon || excluded.has(projectName)) continue;
+      soon.push(lease);
+      if (nextPollAt <= now) busy.add(projectName);
+    }
+    soon.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
     const taken = new Map<string, number>();
     const picked: Lease[] = [];
-    for (const lease of due) {
+    for (const lease of soon) {
       if (picked.length >= this.#options.claimLimit) break;
       const projectName = lease.watch.projectName;
       const count = taken.get(projectName) ?? 0;
-      if (count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
+      if (!busy.has(projectName) || count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
       taken.set(projectName, count + 1);
       picked.push(lease);
     }
@@ -382,9 +413,15 @@ export class Poller {
     }
   }
 
-  async #pollProject(projectName: string, watches: Watch[], leases: ReadonlyMap<string, Lease>, report: CycleReport): Promise<void> {
+  async #pollProject(
+    projectName: string,
+    watches: Watch[],
+    planned: RequestPlan | undefined,
+    leases: ReadonlyMap<string, Lease>,
+    report: CycleReport,
+  ): Promise<void> {
     const hints = this.#hintsFor(projectName);
-    const plan = planRequests(watches, this.#batch, hints);
+    const plan = planned ?? planRequests(watches, this.#batch, hints);
     const execution = await executePlan(projectName, plan, this.#source, () => this.#budgets.bucket(projectName).tryTake());
     report.requests += execution.requestsMade;
     report.naiveRequests += naiveRequestCount(watches);
@@ -413,7 +450,7 @@ export class Poller {
       const current = observed.get(watch.id);
       const lease = leases.get(watch.id)!;
       if (current !== undefined) {
-        if (isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
+        if (hints.readByGet.size > 0 && isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
         report.polled += 1;
         settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
       } else if (retryAt !== undefined) {
@@ -445,7 +482,7 @@ export class Poller {
         if (outcome === undefined) return;
         if (this.#keeps(lease, outcome)) {
           // As the store does with a repoll requested while leased (completePoll).
-          lease.watch = { ...lease.watch, nextPollAt: lease.repoll ? outcome.polledAt : outcome.nextPollAt };
+          lease.watch.nextPollAt = lease.repoll ? outcome.polledAt : outcome.nextPollAt;
           lease.repoll = false;
           lease.polledAt = outcome.polledAt;
           this.#kept.set(lease.watch.id, lease);
