@@ -139,7 +139,9 @@ class PlanBuilder {
   }
 
   readByGet(watch: Watch): boolean {
-    return isListed(watch.kind) && (this.hints.readByGet?.has(resourceKey(watch.kind, watch.resourceId)) ?? false);
+    // Usually empty: then no key is built for each of thousands of watches.
+    if (!this.hints.readByGet?.size) return false;
+    return isListed(watch.kind) && this.hints.readByGet.has(resourceKey(watch.kind, watch.resourceId));
   }
 
   scan(kind: ListedKind, wanted: readonly Watch[], extra: Partial<ListScan>): ListScan {

@@ -3,7 +3,20 @@
  * store the poller's own tests run on. Every method works on copies, so a caller can never
  * change stored state except through the contract.
  */
-import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter, WatchStore } from './watch';
+import type {
+  CardChange,
+  ClaimOptions,
+  CompletedPoll,
+  LeaseCheck,
+  NewWatch,
+  OutboxClaimOptions,
+  OutboxRow,
+  PollOutcome,
+  Watch,
+  WatchFilter,
+  WatchLease,
+  WatchStore,
+} from './watch';
 import { matchesFilter } from './watch';
 
 /** Stored values are plain JSON; a JSON round trip copies them and is much cheaper than structuredClone. */
@@ -108,6 +121,16 @@ export class MemoryWatchStore implements WatchStore {
     delete watch.leaseOwner;
     delete watch.leaseUntil;
     return true;
+  }
+
+  async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
+    return leases.map(({ watchId, owner }) => {
+      const watch = this.#watches.get(watchId);
+      if (!watch || watch.leaseOwner !== owner || watch.endedAt !== undefined) return 'lost';
+      if (!watch.repollRequested) return 'held';
+      watch.repollRequested = false;
+      return 'repoll';
+    });
   }
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {

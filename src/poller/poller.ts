@@ -4,14 +4,24 @@
  * watch's new state together with its notifications in one step. A project whose reads fail
  * backs off alone; a watch that cannot be read this time keeps its place in the queue.
  */
-import { type BatchConfig, DEFAULT_BATCH, type PlanHints, applyResults, isListed, naiveRequestCount, planRequests, resourceKey } from './batch';
+import {
+  type BatchConfig,
+  DEFAULT_BATCH,
+  type PlanHints,
+  type RequestPlan,
+  applyResults,
+  isListed,
+  naiveRequestCount,
+  planRequests,
+  resourceKey,
+} from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
 import { executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
-import type { GONE, ObservedOf, Snapshot, WatchKind } from './snapshot';
+import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot } from './snapshot';
 import { type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
 import {
   type CompletedPoll,
@@ -23,6 +33,7 @@ import {
   type WatchFilter,
   type WatchStore,
   createWatch,
+  matchesFilter,
   watchIdFor,
 } from './watch';
 import { yieldToEventLoop } from './yield';
@@ -48,6 +59,13 @@ export interface PollerOptions {
   perProjectLimit?: number;
   /** Must outlast a cycle; a crashed poller's watches return to the queue after it. */
   leaseMs?: number;
+  /**
+   * Keep claimed watches between polls while their polls find nothing to write (same state, no
+   * notification, no failure), for up to three quarters of `leaseMs`: such a poll then writes
+   * nothing, and a kept watch is polled again without a claim once its lease is confirmed
+   * (`checkLeases`). Off: every poll is written and its lease given back.
+   */
+  keepLeases?: boolean;
   /** Pause between cycles. */
   tickMs?: number;
   /**
@@ -64,6 +82,8 @@ export interface PollerOptions {
 
 export interface CycleReport {
   claimed: number;
+  /** Watches kept from earlier cycles (`keepLeases`) and polled again without a claim. */
+  kept: number;
   polled: number;
   /** Claimed but left for a later cycle (budget). */
   deferred: number;
@@ -82,9 +102,21 @@ interface ProjectHints extends PlanHints {
   readByGet: Set<string>;
 }
 
+/** A watch this poller holds the lease of: claimed this cycle, or kept from an earlier one. */
+interface Lease {
+  watch: Watch;
+  owner: string;
+  /** Past this time the watch is written and given back rather than kept (`keepLeases`). */
+  releaseAt: number;
+  /** The last poll not written, if any: what a release writes. */
+  polledAt?: number;
+  /** A hint arrived (`pollNow`) while kept: a poll already reading may have read too early. */
+  repoll?: boolean;
+}
+
 /** A polled watch whose outcome is still to be worked out. */
 interface Settling {
-  watch: Watch;
+  lease: Lease;
   outcomeOf: () => Promise<PollOutcome>;
 }
 
@@ -94,6 +126,9 @@ const DEFAULT_CLAIM_CHUNK = 100;
 
 /** Chunk writes of one cycle in flight at once (each holds a pooled connection on PostgreSQL). */
 const WRITES_IN_FLIGHT = 4;
+
+/** Kept leases checked per store call; the cycle yields to the event loop between checks. */
+const CHECK_CHUNK = 500;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
@@ -119,8 +154,10 @@ export class Poller {
   readonly #hints = new Map<string, ProjectHints>();
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
+  /** Watches kept between polls (`keepLeases`), by id. */
+  readonly #kept = new Map<string, Lease>();
   readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> &
-    Pick<PollerOptions, 'renderCard'>;
+    Pick<PollerOptions, 'renderCard'> & { holdMs: number };
   readonly #maxAges: Readonly<Record<WatchKind, number>>;
   #cycles = 0;
 
@@ -143,6 +180,7 @@ export class Poller {
       settleChunk: Math.max(1, options.settleChunk ?? DEFAULT_SETTLE_CHUNK),
       claimChunk: Math.max(1, options.claimChunk ?? DEFAULT_CLAIM_CHUNK),
       renderCard: options.renderCard,
+      holdMs: options.keepLeases ? Math.floor(0.75 * (options.leaseMs ?? 60_000)) : 0,
     };
     this.#ticker = new Ticker('poller', () => this.runCycle(), options.tickMs ?? 1_000, options.timers ?? globalTimers, this.#logger);
   }
@@ -151,9 +189,12 @@ export class Poller {
     this.#ticker.start();
   }
 
-  /** Stops after the cycle in progress; its watches are completed or released first. */
-  stop(): Promise<void> {
-    return this.#ticker.stop();
+  /** Stops after the cycle in progress; its watches are completed or released first, and so are those it kept. */
+  async stop(): Promise<void> {
+    await this.#ticker.stop();
+    const kept = [...this.#kept.values()];
+    this.#kept.clear();
+    await this.#release(kept);
   }
 
   /**
@@ -161,40 +202,172 @@ export class Poller {
    * captions-ended callbacks. Returns how many watches matched.
    */
   async pollNow(filter: WatchFilter): Promise<number> {
-    const matched = await this.#store.expedite(filter, this.#clock());
+    const now = this.#clock();
+    const matched = await this.#store.expedite(filter, now);
+    for (const lease of this.#kept.values()) {
+      if (!matchesFilter(lease.watch, filter)) continue;
+      lease.repoll = true;
+      if (lease.watch.nextPollAt > now) lease.watch = { ...lease.watch, nextPollAt: now };
+    }
     if (matched > 0) this.#ticker.trigger();
     return matched;
   }
 
   async runCycle(): Promise<CycleReport> {
-    const report: CycleReport = { claimed: 0, polled: 0, deferred: 0, requests: 0, naiveRequests: 0, transitions: 0, failedProjects: [] };
+    const report: CycleReport = { claimed: 0, kept: 0, polled: 0, deferred: 0, requests: 0, naiveRequests: 0, transitions: 0, failedProjects: [] };
     const now = this.#clock();
     const owner = `${this.#options.instanceId}:${++this.#cycles}`;
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
-    const claimed = await this.#claim(owner, now, excludeProjects);
+    const keptDue = this.#keptDue(now, excludeProjects);
+    const claimed = await this.#claim(owner, now, excludeProjects, keptDue);
+    const leases = new Map<string, Lease>();
+    for (const watch of claimed) {
+      // A claim is the store's word: a kept copy of the same watch (its lease ran out) is stale.
+      this.#kept.delete(watch.id);
+      leases.set(watch.id, { watch, owner, releaseAt: now + this.#options.holdMs });
+    }
+    for (const lease of await this.#confirm(keptDue.filter((lease) => this.#kept.get(lease.watch.id) === lease))) leases.set(lease.watch.id, lease);
     report.claimed = claimed.length;
-    if (claimed.length === 0) return report;
+    report.kept = leases.size - claimed.length;
+    if (leases.size > 0) await this.#pollLeases(leases, now, report);
+    await this.#release(this.#takeKept((lease) => lease.releaseAt <= now));
+    if (leases.size > 0) this.#logger.debug('poll cycle', { ...report });
+    return report;
+  }
 
-    const expired = claimed.filter((w) => isExpired(w, now));
-    const live = claimed.filter((w) => !isExpired(w, now));
+  async #pollLeases(leases: ReadonlyMap<string, Lease>, now: number, report: CycleReport): Promise<void> {
+    const watches = [...leases.values()].map((lease) => lease.watch);
+    const expired = watches.filter((w) => isExpired(w, now));
+    const live = watches.filter((w) => !isExpired(w, now));
+    // planCycle costs each project's whole list first; when it fits, #pollProject runs that very plan.
+    const plans = new WeakMap<readonly Watch[], RequestPlan>();
     const plan = planCycle(
       live,
       (projectName) => this.#budgets.available(projectName),
-      (watches) => (watches.length === 0 ? 0 : planRequests(watches, this.#batch, this.#hintsFor(watches[0]!.projectName)).estimatedRequests),
+      (watches) => {
+        if (watches.length === 0) return 0;
+        const requests = planRequests(watches, this.#batch, this.#hintsFor(watches[0]!.projectName));
+        plans.set(watches, requests);
+        return requests.estimatedRequests;
+      },
     );
     report.deferred = plan.deferred.length;
     this.#adjustClaimLimits(live, plan.byProject);
     await Promise.all([
       this.#settle(
-        owner,
         now,
-        expired.map((watch) => ({ watch, outcomeOf: async () => this.#expired(watch, now, report) })),
+        expired.map((watch) => ({ lease: leases.get(watch.id)!, outcomeOf: async () => this.#expired(watch, now, report) })),
       ),
-      ...plan.deferred.map((watch) => this.#store.releaseWatch(watch.id, owner)),
-      ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, owner, report)),
+      this.#putBack(
+        plan.deferred.map((watch) => leases.get(watch.id)!),
+        now,
+      ),
+      ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, plans.get(watches), leases, report)),
     ]);
-    this.#logger.debug('poll cycle', { ...report });
-    return report;
+  }
+
+  /**
+   * Kept watches due now and, in a project that has one due now, those due within half the fast
+   * interval: the lists read for the first mostly hold them too, so polling them a little early
+   * seldom costs a request (planCycle serves the due ones first), and it gathers a project's polls
+   * into fewer cycles, each reading the project's list pages once, where every cycle used to read
+   * them for a few of its watches. Oldest first, within the cycle's and the projects' limits.
+   */
+  #keptDue(now: number, excludeProjects: readonly string[]): Lease[] {
+    if (this.#kept.size === 0) return [];
+    const excluded = new Set(excludeProjects);
+    const horizon = now + Math.floor(this.#schedule.fastMs / 2);
+    const busy = new Set<string>();
+    const soon: Lease[] = [];
+    for (const lease of this.#kept.values()) {
+      const { nextPollAt, projectName } = lease.watch;
+      if (nextPollAt > horizon || excluded.has(projectName)) continue;
+      soon.push(lease);
+      if (nextPollAt <= now) busy.add(projectName);
+    }
+    soon.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
+    const taken = new Map<string, number>();
+    const picked: Lease[] = [];
+    for (const lease of soon) {
+      if (picked.length >= this.#options.claimLimit) break;
+      const projectName = lease.watch.projectName;
+      const count = taken.get(projectName) ?? 0;
+      if (!busy.has(projectName) || count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
+      taken.set(projectName, count + 1);
+      picked.push(lease);
+    }
+    return picked;
+  }
+
+  /**
+   * The kept leases that still stand (an action, an unwatch or another poller may have taken one
+   * back since): a read per chunk, with a turn of the event loop between chunks. A lease that
+   * cannot be checked is dropped; its watch returns to the queue when the lease runs out.
+   */
+  async #confirm(due: readonly Lease[]): Promise<Lease[]> {
+    const standing: Lease[] = [];
+    for (let start = 0; start < due.length; start += CHECK_CHUNK) {
+      if (start > 0) await yieldToEventLoop();
+      const chunk = due.slice(start, start + CHECK_CHUNK);
+      let checks: Awaited<ReturnType<WatchStore['checkLeases']>>;
+      try {
+        checks = await this.#store.checkLeases(chunk.map((lease) => ({ watchId: lease.watch.id, owner: lease.owner })));
+      } catch (error) {
+        this.#logger.error('could not check kept leases; their watches return to the queue when the leases run out', { watches: chunk.length, error });
+        chunk.forEach((lease) => this.#kept.delete(lease.watch.id));
+        continue;
+      }
+      chunk.forEach((lease, i) => {
+        if (checks[i] === 'lost') this.#kept.delete(lease.watch.id);
+        else standing.push(lease);
+      });
+    }
+    return standing;
+  }
+
+  /** Removes and returns the kept leases that match. */
+  #takeKept(matches: (lease: Lease) => boolean): Lease[] {
+    const taken: Lease[] = [];
+    for (const lease of this.#kept.values()) if (matches(lease)) taken.push(lease);
+    for (const lease of taken) this.#kept.delete(lease.watch.id);
+    return taken;
+  }
+
+  /** Watches claimed or kept but not polled this cycle: kept while their hold lasts, given back otherwise. */
+  async #putBack(leases: readonly Lease[], now: number): Promise<void> {
+    const release: Lease[] = [];
+    for (const lease of leases) {
+      if (this.#options.holdMs > 0 && lease.releaseAt > now) this.#kept.set(lease.watch.id, lease);
+      else release.push(lease);
+    }
+    await this.#release(release);
+  }
+
+  /**
+   * Gives leases back: a watch polled since its claim gets that poll's schedule written (nothing
+   * else changed, or it would not have been kept); one never polled keeps its stored schedule.
+   */
+  async #release(leases: readonly Lease[]): Promise<void> {
+    for (const lease of leases) if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);
+    const polled = leases.filter((lease) => lease.polledAt !== undefined);
+    await Promise.all(leases.filter((lease) => lease.polledAt === undefined).map((lease) => this.#store.releaseWatch(lease.watch.id, lease.owner)));
+    for (let start = 0; start < polled.length; start += this.#options.settleChunk) {
+      if (start > 0) await yieldToEventLoop();
+      await this.#write(
+        polled.slice(start, start + this.#options.settleChunk).map((lease) => ({
+          lease,
+          outcome: {
+            polledAt: lease.polledAt!,
+            state: lease.watch.lastState,
+            changed: false,
+            nextPollAt: lease.watch.nextPollAt,
+            ended: false,
+            failures: 0,
+            outbox: [],
+          },
+        })),
+      );
+    }
   }
 
   /**
@@ -202,10 +375,12 @@ export class Poller {
    * loop between chunks: each chunk takes the next oldest due watches, within what the project
    * limits leave after the chunks before it.
    */
-  async #claim(owner: string, now: number, excludeProjects: readonly string[]): Promise<Watch[]> {
-    const { claimLimit, claimChunk, perProjectLimit, leaseMs } = this.#options;
+  async #claim(owner: string, now: number, excludeProjects: readonly string[], keptDue: readonly Lease[]): Promise<Watch[]> {
+    const { claimChunk, perProjectLimit, leaseMs } = this.#options;
+    const claimLimit = this.#options.claimLimit - keptDue.length;
     const claimed: Watch[] = [];
     const taken = new Map<string, number>();
+    for (const { watch } of keptDue) taken.set(watch.projectName, (taken.get(watch.projectName) ?? 0) + 1);
     while (claimed.length < claimLimit) {
       if (claimed.length > 0) await yieldToEventLoop();
       const limit = Math.min(claimChunk, claimLimit - claimed.length);
@@ -238,9 +413,15 @@ export class Poller {
     }
   }
 
-  async #pollProject(projectName: string, watches: Watch[], owner: string, report: CycleReport): Promise<void> {
+  async #pollProject(
+    projectName: string,
+    watches: Watch[],
+    planned: RequestPlan | undefined,
+    leases: ReadonlyMap<string, Lease>,
+    report: CycleReport,
+  ): Promise<void> {
     const hints = this.#hintsFor(projectName);
-    const plan = planRequests(watches, this.#batch, hints);
+    const plan = planned ?? planRequests(watches, this.#batch, hints);
     const execution = await executePlan(projectName, plan, this.#source, () => this.#budgets.bucket(projectName).tryTake());
     report.requests += execution.requestsMade;
     report.naiveRequests += naiveRequestCount(watches);
@@ -264,27 +445,29 @@ export class Poller {
 
     const observed = applyResults(watches, execution.fetched);
     const settling: Settling[] = [];
-    const unread: Watch[] = [];
+    const unread: Lease[] = [];
     for (const watch of watches) {
       const current = observed.get(watch.id);
+      const lease = leases.get(watch.id)!;
       if (current !== undefined) {
-        if (isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
+        if (hints.readByGet.size > 0 && isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
         report.polled += 1;
-        settling.push({ watch, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
+        settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
       } else if (retryAt !== undefined) {
-        settling.push({ watch, outcomeOf: async () => this.#failed(watch, polledAt, retryAt) });
+        settling.push({ lease, outcomeOf: async () => this.#failed(watch, polledAt, retryAt) });
       } else {
-        unread.push(watch);
+        unread.push(lease);
       }
     }
-    await Promise.all([this.#settle(owner, polledAt, settling), ...unread.map((watch) => this.#store.releaseWatch(watch.id, owner))]);
+    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread, polledAt)]);
   }
 
   /**
    * Works out the watches' outcomes and writes them, a chunk at a time: one store call per
-   * chunk, and a turn of the event loop between chunks.
+   * chunk (per owner), and a turn of the event loop between chunks. With `keepLeases`, a poll
+   * that found nothing to write keeps its watch instead.
    */
-  async #settle(owner: string, polledAt: number, settling: readonly Settling[]): Promise<void> {
+  async #settle(polledAt: number, settling: readonly Settling[]): Promise<void> {
     const size = this.#options.settleChunk;
     // A store with round trips (PostgreSQL) writes a few chunks at once while the next ones are
     // worked out; a synchronous one (SQLite) has finished each write before the next starts.
@@ -292,16 +475,53 @@ export class Poller {
     for (let start = 0; start < settling.length; start += size) {
       if (start > 0) await yieldToEventLoop();
       const chunk = settling.slice(start, start + size);
-      const outcomes = await Promise.all(chunk.map(({ watch, outcomeOf }) => this.#outcomeOf(watch, polledAt, outcomeOf)));
-      const polls: CompletedPoll[] = [];
-      chunk.forEach(({ watch }, i) => {
+      const outcomes = await Promise.all(chunk.map(({ lease, outcomeOf }) => this.#outcomeOf(lease, polledAt, outcomeOf)));
+      const polls: { lease: Lease; outcome: PollOutcome }[] = [];
+      chunk.forEach(({ lease }, i) => {
         const outcome = outcomes[i];
-        if (outcome !== undefined) polls.push({ watchId: watch.id, outcome });
+        if (outcome === undefined) return;
+        if (this.#keeps(lease, outcome)) {
+          // As the store does with a repoll requested while leased (completePoll).
+          lease.watch.nextPollAt = lease.repoll ? outcome.polledAt : outcome.nextPollAt;
+          lease.repoll = false;
+          lease.polledAt = outcome.polledAt;
+          this.#kept.set(lease.watch.id, lease);
+        } else {
+          polls.push({ lease, outcome });
+        }
       });
       if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
-      writing.push(this.#complete(owner, polls));
+      writing.push(this.#write(polls));
     }
     await Promise.all(writing);
+  }
+
+  /** A poll that changed nothing the store holds (but the schedule) need not be written while the hold lasts. */
+  #keeps(lease: Lease, outcome: PollOutcome): boolean {
+    const watch = lease.watch;
+    return (
+      this.#options.holdMs > 0 &&
+      outcome.nextPollAt < lease.releaseAt &&
+      !outcome.changed &&
+      !outcome.ended &&
+      outcome.failures === 0 &&
+      watch.failures === 0 &&
+      outcome.outbox.length === 0 &&
+      (outcome.spawn?.length ?? 0) === 0 &&
+      sameSnapshot(outcome.state, watch.lastState)
+    );
+  }
+
+  /** Writes the polls, each under its own lease's owner; the watches are no longer kept. */
+  async #write(polls: readonly { lease: Lease; outcome: PollOutcome }[]): Promise<void> {
+    const byOwner = new Map<string, CompletedPoll[]>();
+    for (const { lease, outcome } of polls) {
+      if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);
+      const owned = byOwner.get(lease.owner);
+      if (owned) owned.push({ watchId: lease.watch.id, outcome });
+      else byOwner.set(lease.owner, [{ watchId: lease.watch.id, outcome }]);
+    }
+    await Promise.all([...byOwner].map(([owner, owned]) => this.#complete(owner, owned)));
   }
 
   /**
@@ -309,12 +529,14 @@ export class Poller {
    * rather than retried every cycle. A store that fails is bad luck: the watch is left out
    * (undefined), stays leased and returns to the queue when the lease ends.
    */
-  async #outcomeOf(watch: Watch, polledAt: number, outcomeOf: () => Promise<PollOutcome>): Promise<PollOutcome | undefined> {
+  async #outcomeOf(lease: Lease, polledAt: number, outcomeOf: () => Promise<PollOutcome>): Promise<PollOutcome | undefined> {
+    const watch = lease.watch;
     try {
       return await outcomeOf();
     } catch (error) {
       if (error instanceof StoreFailure) {
         this.#logger.error('store failed while polling a watch; it is retried after its lease', { watchId: watch.id, error: error.cause });
+        if (this.#kept.get(watch.id) === lease) this.#kept.delete(watch.id);
         return undefined;
       }
       this.#logger.error('could not process a watch; closing it', { watchId: watch.id, kind: watch.kind, error });

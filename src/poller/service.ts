@@ -38,7 +38,7 @@ export interface PollerServiceOptions {
   timers?: Timers;
   random?: Random;
   /** Overrides for tests and the bench (tick, leases…). */
-  poller?: Partial<Pick<PollerOptions, 'tickMs' | 'leaseMs' | 'batch'>>;
+  poller?: Partial<Pick<PollerOptions, 'tickMs' | 'leaseMs' | 'batch' | 'keepLeases'>>;
   deliverer?: Partial<
     Pick<DelivererOptions, 'tickMs' | 'leaseMs' | 'channelIntervalMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts' | 'batchLimit' | 'concurrency'>
   >;
@@ -111,6 +111,8 @@ export class PollerService {
       perProjectLimit: settings.perProjectLimit,
       maxWatchAgeMs: settings.maxWatchAgeMs,
       renderCard: cardRenderer({ clock }),
+      // A poll that finds nothing new writes nothing: most polls, at a few thousand a second.
+      keepLeases: true,
       ...options.poller,
     });
     this.deliverer = new OutboxDeliverer({

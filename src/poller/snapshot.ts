@@ -261,3 +261,20 @@ export function discoveryKinds(snapshot: DiscoverySnapshot | undefined): readonl
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/**
+ * Whether two snapshots hold the same JSON (keys in any order; a key set to undefined is the
+ * key absent, as in the stored JSON). A poll that leaves the snapshot as it was need not be written.
+ */
+export function sameSnapshot(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameSnapshot(item, b[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = (value: Record<string, unknown>) => Object.keys(value).filter((key) => value[key] !== undefined);
+  const leftKeys = keys(left);
+  return leftKeys.length === keys(right).length && leftKeys.every((key) => sameSnapshot(left[key], right[key]));
+}

@@ -161,6 +161,18 @@ export interface CompletedPoll {
   outcome: PollOutcome;
 }
 
+/** A lease a poller took with `claimDue` and keeps between polls (see `checkLeases`). */
+export interface WatchLease {
+  watchId: string;
+  owner: string;
+}
+
+/**
+ * What `checkLeases` found: the lease still stands (`held`), still stands and a poll was asked
+ * for while it was leased (`repoll`), or it was taken back, taken over or the watch ended (`lost`).
+ */
+export type LeaseCheck = 'held' | 'repoll' | 'lost';
+
 export interface WatchFilter {
   projectName?: string;
   kind?: WatchKind;
@@ -226,6 +238,13 @@ export interface ClaimOptions {
  *   are still written together; an implementation may commit the whole list in one transaction.
  *   When the store fails, it rejects, and a watch either has all its writes or none of them.
  * - `releaseWatch` gives a lease back without polling (nothing else changes); owner-checked.
+ * - `checkLeases` answers, per lease in order, whether it still stands: the watch has not ended
+ *   and `leaseOwner === owner` (ownership decides, as for `completePoll`). A standing lease of a
+ *   watch with `repollRequested` answers `repoll` and has the flag cleared (the caller polls it
+ *   now, after the request); nothing else changes. A poller that keeps the watches it claimed
+ *   between polls (writing nothing for a poll that found nothing new) asks this before each poll
+ *   of a kept watch, so an action, an unwatch, a takeover or a hint reaches it as it would a
+ *   claim.
  * - `expedite` makes matching, not ended watches due at `now` (`nextPollAt = min(nextPollAt, now)`)
  *   and sets `repollRequested` on those currently leased; it returns how many matched.
  * - `updateCard` sets a watch's card model (ended or not, whatever its lease) and, when a state
@@ -295,6 +314,8 @@ export interface WatchStore {
   /** Several `completePoll`s at the price of one round trip; true or false per poll, in order. */
   completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]>;
   releaseWatch(watchId: string, owner: string): Promise<boolean>;
+  /** Which of these leases still stand, in order; clears `repollRequested` on those it answers `repoll` for. */
+  checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]>;
   expedite(filter: WatchFilter, now: number): Promise<number>;
   /** Sets the card model (and the state an action left the resource in); false when no such watch. */
   updateCard(watchId: string, change: CardChange): Promise<boolean>;

@@ -8,6 +8,7 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
   OutboxItem,
@@ -15,6 +16,7 @@ import type {
   PollOutcome,
   Watch,
   WatchFilter,
+  WatchLease,
   WatchStore,
 } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
@@ -98,6 +100,20 @@ const COMPLETE_POLLS = `
   FROM polls p JOIN locked l ON l.id = p.id
   WHERE w.id = p.id AND w.lease_owner = $1 AND w.ended_at IS NULL
   RETURNING w.id`;
+
+/**
+ * The standing leases among $1 (a JSON array of {id, owner}), with the repoll flag as it was; the
+ * flag is cleared on those in the same statement (rechecked under the row lock, as an UPDATE does).
+ */
+const CHECK_LEASES = `
+  WITH leases AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS l(id text, owner text)),
+  cleared AS (
+    UPDATE watches w SET repoll_requested = false FROM leases l
+    WHERE w.id = l.id AND w.lease_owner = l.owner AND w.ended_at IS NULL AND w.repoll_requested
+    RETURNING w.id)
+  SELECT w.id, (w.repoll_requested OR w.id IN (SELECT id FROM cleared)) AS repoll
+  FROM watches w JOIN leases l ON w.id = l.id AND w.lease_owner = l.owner
+  WHERE w.ended_at IS NULL`;
 
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
@@ -237,6 +253,18 @@ export class PostgresWatchStore implements WatchStore {
   async releaseWatch(watchId: string, owner: string): Promise<boolean> {
     const released = await this.pool.query('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [watchId, owner]);
     return (released.rowCount ?? 0) > 0;
+  }
+
+  async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
+    if (leases.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string; repoll: boolean }>(CHECK_LEASES, [
+      JSON.stringify(leases.map((l) => ({ id: l.watchId, owner: l.owner }))),
+    ]);
+    const standing = new Map(rows.map((row) => [row.id, row.repoll]));
+    return leases.map((l) => {
+      const repoll = standing.get(l.watchId);
+      return repoll === undefined ? 'lost' : repoll ? 'repoll' : 'held';
+    });
   }
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {

@@ -1,6 +1,18 @@
 /** The store for several replicas: PostgreSQL through a `pg` pool. */
 import { Pool, type PoolConfig } from 'pg';
-import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type {
+  CardChange,
+  ClaimOptions,
+  CompletedPoll,
+  LeaseCheck,
+  NewWatch,
+  OutboxClaimOptions,
+  OutboxRow,
+  PollOutcome,
+  Watch,
+  WatchFilter,
+  WatchLease,
+} from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { postgresMigrations } from './migrations/postgres';
 import type { Migration } from './migrations/migration';
@@ -313,6 +325,10 @@ export class PostgresStore implements VidopsStore {
 
   claimDue(owner: string, now: number, limit: number, leaseMs: number, options?: ClaimOptions): Promise<Watch[]> {
     return this.watches.claimDue(owner, now, limit, leaseMs, options);
+  }
+
+  checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
+    return this.watches.checkLeases(leases);
   }
 
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {

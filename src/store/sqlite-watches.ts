@@ -8,12 +8,14 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
   OutboxRow,
   PollOutcome,
   Watch,
   WatchFilter,
+  WatchLease,
   WatchStore,
 } from '../poller/watch';
 import {
@@ -71,6 +73,12 @@ const COMPLETE_POLL = `
     lease_owner      = NULL,
     lease_until      = NULL
   WHERE id = @id AND lease_owner = @owner AND ended_at IS NULL`;
+
+/** The standing leases among [[id, owner], …] (a read: the common answer, `held`, writes nothing). */
+const STANDING_LEASES = `
+  SELECT w.id, w.repoll_requested FROM json_each(@leases) AS l
+  JOIN watches w ON w.id = json_extract(l.value, '$[0]') AND w.lease_owner = json_extract(l.value, '$[1]')
+  WHERE w.ended_at IS NULL`;
 
 const INSERT_OUTBOX = `
   INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, thread_ts,
@@ -161,6 +169,21 @@ export class SqliteWatchStore implements WatchStore {
       this.statement('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?').run(watchId, owner),
     );
     return released.changes > 0;
+  }
+
+  async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
+    if (leases.length === 0) return [];
+    const standing = this.statement(STANDING_LEASES).all({ leases: JSON.stringify(leases.map((l) => [l.watchId, l.owner])) }) as {
+      id: string;
+      repoll_requested: number;
+    }[];
+    const repoll = new Set(standing.filter((row) => row.repoll_requested).map((row) => row.id));
+    if (repoll.size > 0) {
+      const clear = this.statement('UPDATE watches SET repoll_requested = 0 WHERE id = ? AND lease_owner = ?');
+      this.immediate(() => leases.forEach((l) => repoll.has(l.watchId) && clear.run(l.watchId, l.owner)));
+    }
+    const held = new Set(standing.map((row) => row.id));
+    return leases.map((l) => (repoll.has(l.watchId) ? 'repoll' : held.has(l.watchId) ? 'held' : 'lost'));
   }
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {

@@ -2,7 +2,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CardChange, ClaimOptions, CompletedPoll, NewWatch, OutboxClaimOptions, OutboxRow, PollOutcome, Watch, WatchFilter } from '../poller/watch';
+import type {
+  CardChange,
+  ClaimOptions,
+  CompletedPoll,
+  LeaseCheck,
+  NewWatch,
+  OutboxClaimOptions,
+  OutboxRow,
+  PollOutcome,
+  Watch,
+  WatchFilter,
+  WatchLease,
+} from '../poller/watch';
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
@@ -294,6 +306,10 @@ export class SqliteStore implements VidopsStore {
 
   claimDue(owner: string, now: number, limit: number, leaseMs: number, options?: ClaimOptions): Promise<Watch[]> {
     return this.watches.claimDue(owner, now, limit, leaseMs, options);
+  }
+
+  checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
+    return this.watches.checkLeases(leases);
   }
 
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {

@@ -23,6 +23,7 @@ function setup(
     store?: WatchStore;
     settleChunk?: number;
     claim?: { claimChunk: number; claimLimit: number; perProjectLimit: number };
+    keepLeases?: boolean;
   } = {},
 ): Setup {
   const store = new MemoryWatchStore();
@@ -45,6 +46,7 @@ function setup(
     ...(options.renderCard && { renderCard: options.renderCard }),
     ...(options.settleChunk && { settleChunk: options.settleChunk }),
     ...options.claim,
+    ...(options.keepLeases && { keepLeases: true, leaseMs: 60_000 }),
   });
   return { store, service, poller, logs };
 }
@@ -388,5 +390,140 @@ describe('Poller.start / pollNow', () => {
     await s.store.addWatch(w);
     await jest.advanceTimersByTimeAsync(10_000);
     expect(s.service.calls).toEqual([]);
+  });
+});
+
+describe('Poller with keepLeases (as PollerService runs it)', () => {
+  /** The store with its writes and lease checks counted. */
+  function counted(): { store: MemoryWatchStore; counting: WatchStore; calls: string[] } {
+    const store = new MemoryWatchStore();
+    const calls: string[] = [];
+    const counting = storeWith(store, {
+      claimDue: async (...args) => {
+        const claimed = await store.claimDue(...args);
+        if (claimed.length > 0) calls.push(`claim ${claimed.length}`);
+        return claimed;
+      },
+      completePolls: async (owner, polls) => {
+        calls.push(`write ${polls.length}`);
+        return store.completePolls(owner, polls);
+      },
+      checkLeases: async (leases) => {
+        calls.push(`check ${leases.length}`);
+        return store.checkLeases(leases);
+      },
+    });
+    return { store, counting, calls };
+  }
+
+  async function keptArchive(s: Setup, store: MemoryWatchStore): Promise<string> {
+    const a = archive({ id: 'A1', createdAt: T0 });
+    s.service.putArchive('prod', a);
+    const w = watchOf('archive', 'A1', archiveSnapshot(a));
+    await store.addWatch(w);
+    return w.id;
+  }
+
+  it('writes nothing for polls that find nothing new, polls the kept watch again without a claim, and writes the change under its claim', async () => {
+    const { store, counting, calls } = counted();
+    const s = setup({ store: counting, keepLeases: true });
+    const id = await keptArchive(s, store);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 1, kept: 0, polled: 1, transitions: 0 });
+    expect(await store.getWatch(id)).toMatchObject({ leaseOwner: 'poller-1:1', revision: 0, nextPollAt: T0 });
+    jest.setSystemTime(T0 + 1_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 0, polled: 0 });
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 0 });
+    expect(calls).toEqual(['claim 1', 'check 1']);
+
+    s.service.putArchive('prod', { ...archive({ id: 'A1', createdAt: T0 }), status: 'paused' });
+    jest.setSystemTime(T0 + 6_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 1 });
+    expect(calls).toEqual(['claim 1', 'check 1', 'check 1', 'write 1']);
+    expect(store.allOutbox().map((row) => row.idempotencyKey)).toEqual([`${id}:archive:paused@0`]);
+    expect(await store.getWatch(id)).toMatchObject({ lastState: { status: 'paused' }, lastChangeAt: T0 + 6_000, nextPollAt: T0 + 9_000, revision: 1 });
+    expect((await store.getWatch(id))?.leaseOwner).toBeUndefined();
+  });
+
+  it('gives a watch back with its schedule written when the next poll would fall past three quarters of the lease', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    for (const at of [0, 3_000, 6_000, 12_000]) {
+      jest.setSystemTime(T0 + at);
+      expect(await s.poller.runCycle()).toMatchObject({ polled: 1 });
+    }
+    expect(await s.store.getWatch(id)).toMatchObject({ revision: 0, leaseOwner: 'poller-1:1' });
+    jest.setSystemTime(T0 + 24_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1 });
+    const written = await s.store.getWatch(id);
+    expect(written).toMatchObject({ revision: 1, nextPollAt: T0 + 48_000, lastChangeAt: T0 });
+    expect(written?.leaseOwner).toBeUndefined();
+    jest.setSystemTime(T0 + 48_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 1, kept: 0, polled: 1 });
+  });
+
+  it('re-reads a watch an action took back: the stale copy neither polls nor writes, the claim after the action does', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    const stopped = { ...archive({ id: 'A1', createdAt: T0 }), status: 'stopped' };
+    s.service.putArchive('prod', stopped);
+    jest.setSystemTime(T0 + 1_000);
+    await s.store.updateCard(id, { card: { stoppedBy: 'U2' }, state: archiveSnapshot(stopped), at: T0 + 1_000 });
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 1, kept: 0, polled: 1, transitions: 0 });
+    jest.setSystemTime(T0 + 4_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 0 });
+    expect(s.store.allOutbox()).toEqual([]);
+    expect(await s.store.getWatch(id)).toMatchObject({ leaseOwner: 'poller-1:2', lastState: { status: 'stopped' }, card: { stoppedBy: 'U2' } });
+  });
+
+  it('drops a watch that was unwatched while kept: no read, no write, no notification', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    await s.store.endWatch(id, T0 + 1_000);
+    s.service.putArchive('prod', { ...archive({ id: 'A1', createdAt: T0 }), status: 'paused' });
+    const reads = s.service.calls.length;
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 0, polled: 0 });
+    expect(s.service.calls).toHaveLength(reads);
+    expect(s.store.allOutbox()).toEqual([]);
+    expect(await s.store.getWatch(id)).toMatchObject({ endedAt: T0 + 1_000, revision: 0 });
+  });
+
+  it('polls a kept watch at once on a hint, and clears a hint another replica left on it', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    jest.setSystemTime(T0 + 1_000);
+    expect(await s.poller.pollNow({ resourceId: 'A1' })).toBe(1);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1 });
+    jest.setSystemTime(T0 + 2_000);
+    await s.store.expedite({ resourceId: 'A1' }, T0 + 2_000);
+    expect((await s.store.getWatch(id))?.repollRequested).toBe(true);
+    jest.setSystemTime(T0 + 4_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1 });
+    expect((await s.store.getWatch(id))?.repollRequested).toBe(false);
+  });
+
+  it('writes a failed read at once and backs the project off, as without keeping', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    s.service.failProject('prod', 1);
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, failedProjects: ['prod'] });
+    expect(await s.store.getWatch(id)).toMatchObject({ failures: 1, revision: 1 });
+    expect((await s.store.getWatch(id))?.leaseOwner).toBeUndefined();
+  });
+
+  it('gives every kept watch back, with its schedule, when it stops', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    await s.poller.stop();
+    const released = await s.store.getWatch(id);
+    expect(released).toMatchObject({ nextPollAt: T0 + 3_000, revision: 1 });
+    expect(released?.leaseOwner).toBeUndefined();
   });
 });

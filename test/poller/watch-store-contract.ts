@@ -355,6 +355,62 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       });
     });
 
+    describe('checkLeases', () => {
+      it('answers per lease, in order: held while the owner keeps it, lost once taken back, taken over, ended or never there', async () => {
+        for (const id of ['kept', 'carded', 'ended', 'over']) await store.addWatch(newWatch(id));
+        await store.claimDue('p', T0, 4, LEASE);
+        const leases = ['kept', 'carded', 'ended', 'over', 'missing'].map((watchId) => ({ watchId, owner: 'p' }));
+        expect(await store.checkLeases(leases)).toEqual(['held', 'held', 'held', 'held', 'lost']);
+        await store.updateCard('carded', { card: { startedBy: 'U1' }, at: T0 + 10 });
+        await store.endWatch('ended', T0 + 10);
+        await store.releaseWatch('over', 'p');
+        await store.claimDue('p2', T0 + 20, 10, LEASE);
+        expect(await store.checkLeases(leases)).toEqual(['held', 'lost', 'lost', 'lost', 'lost']);
+        expect(
+          await store.checkLeases([
+            { watchId: 'over', owner: 'p2' },
+            { watchId: 'kept', owner: 'p2' },
+          ]),
+        ).toEqual(['held', 'lost']);
+        expect(await store.checkLeases([])).toEqual([]);
+      });
+
+      it('keeps deciding by ownership after the lease ran out, as completePoll does, and changes nothing else', async () => {
+        await store.addWatch(newWatch('w'));
+        const [claimed] = await store.claimDue('p', T0, 1, LEASE);
+        expect(await store.checkLeases([{ watchId: 'w', owner: 'p' }])).toEqual(['held']);
+        expect(await store.getWatch('w')).toEqual(claimed);
+        expect(await store.claimDue('p2', T0 + LEASE - 1, 1, LEASE)).toEqual([]);
+        expect(await store.checkLeases([{ watchId: 'w', owner: 'p' }])).toEqual(['held']);
+        expect(await store.claimDue('p2', T0 + LEASE, 1, LEASE)).toHaveLength(1);
+        expect(await store.checkLeases([{ watchId: 'w', owner: 'p' }])).toEqual(['lost']);
+      });
+
+      it('answers repoll once for a hint that arrived while the watch was leased, clearing the request', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.addWatch(newWatch('quiet'));
+        await store.claimDue('p', T0, 2, LEASE);
+        expect(await store.expedite({ resourceId: 'res-w' }, T0 + 500)).toBe(1);
+        const leases = [
+          { watchId: 'quiet', owner: 'p' },
+          { watchId: 'w', owner: 'p' },
+        ];
+        expect(await store.checkLeases(leases)).toEqual(['held', 'repoll']);
+        expect(await store.getWatch('w')).toMatchObject({ repollRequested: false, leaseOwner: 'p', revision: 0 });
+        expect(await store.checkLeases(leases)).toEqual(['held', 'held']);
+        await store.completePoll('w', 'p', pollOutcome({ nextPollAt: T0 + 60_000 }));
+        expect(await store.getWatch('w')).toMatchObject({ nextPollAt: T0 + 60_000 });
+      });
+
+      it('leaves another owner’s repoll request alone', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        await store.expedite({}, T0 + 500);
+        expect(await store.checkLeases([{ watchId: 'w', owner: 'other' }])).toEqual(['lost']);
+        expect(await store.getWatch('w')).toMatchObject({ repollRequested: true });
+      });
+    });
+
     describe('outbox', () => {
       async function seed(items: OutboxItem[]): Promise<void> {
         await store.addWatch(newWatch('w'));
