@@ -127,8 +127,11 @@ export async function connectionOf(ix: Interaction, s: ConsoleSession, streams: 
   const who = escapeAndTruncate(participantLabel(first), 80);
   const known = await sessionPublishers(ix.services.insights(s.projectName), s);
   const pasteInstead = 'Paste their connection ID instead: `/kick <connection-id>`.';
-  if (!known.ok)
-    return { ok: false, message: warning(`I could not find which connection *${who}* uses, so nobody was disconnected. ${known.reason} ${pasteInstead}`) };
+  if (!known.ok) {
+    // Most reasons already say to give the connection ID; the others get the sentence.
+    const hint = /connection ID/.test(known.reason) ? '' : ` ${pasteInstead}`;
+    return { ok: false, message: warning(`I could not find which connection *${who}* uses, so nobody was disconnected. ${known.reason}${hint}`) };
+  }
   const publisher = known.publishers.find((p) => p.streamId === first.id);
   if (!publisher) {
     return {

@@ -54,6 +54,11 @@ export function consoleTitle(s: ConsoleSession): string {
   return s.alias ?? s.sessionId;
 }
 
+/** How sentences name the session: its alias, else "this session" (the ID is in the context line). */
+function sessionWords(s: ConsoleSession): string {
+  return s.alias ? code(s.alias) : 'this session';
+}
+
 /** 12:43, in each reader's time zone. */
 function at(ms: number): string {
   return `<!date^${Math.floor(ms / 1000)}^{time}|${new Date(ms).toISOString().slice(11, 16)} UTC>`;
@@ -88,7 +93,7 @@ function sessionMuteLine(s: ConsoleSession, streams: readonly ConsoleStream[], m
     return stream ? participantText(stream, 40) : code(id.slice(0, 8));
   });
   const except = spared.length > 0 ? ` (except ${spared.slice(0, 10).join(', ')}${spared.length > 10 ? ` and ${spared.length - 10} more` : ''})` : '';
-  return `:mute: Everyone in ${code(consoleTitle(s))} ${muteWords(m)}${except}; the service mutes who joins later too, until \`/unmute-all\`.`;
+  return `:mute: Everyone in ${sessionWords(s)} ${muteWords(m)}${except}; the service mutes who joins later too, until \`/unmute-all\`.`;
 }
 
 function rowButtons(s: ConsoleSession, stream: ConsoleStream): KnownBlock {
@@ -104,7 +109,7 @@ function rowButtons(s: ConsoleSession, stream: ConsoleStream): KnownBlock {
       accessibilityLabel: `Disconnect ${plainWho}`,
       confirm: {
         title: `Disconnect ${plainWho}?`,
-        text: `${strongName(stream)} (${videoTypeText(stream.videoType)}) will be dropped from ${code(consoleTitle(s))}. They can rejoin if their app reconnects.`,
+        text: `${strongName(stream)} (${videoTypeText(stream.videoType)}) will be dropped from ${sessionWords(s)}. They can rejoin if their app reconnects.`,
         confirm: 'Disconnect',
         danger: true,
       },
@@ -130,13 +135,12 @@ export interface ConsoleInput {
 /** The console, private or posted: pure. */
 export function renderConsole(input: ConsoleInput): SlackMessage {
   const { session: s, streams, mutes, posted } = input;
-  const title = consoleTitle(s);
   const live = !posted?.ended;
   const count = streams.length === 1 ? '1 participant' : `${streams.length} participants`;
   const blocks: KnownBlock[] = [header(s.alias ? `${s.alias}` : 'Session console')];
   blocks.push(context(`${live ? count : 'Stopped updating'} · Project *${escapeAndTruncate(s.projectName, 100)}* · session ID ${code(s.sessionId)}`));
   if (posted?.ended === 'empty') {
-    blocks.push(section(`:black_circle: Nobody publishes in ${code(title)} any more; this console stopped updating at ${at(input.now)}.`));
+    blocks.push(section(`:black_circle: Nobody publishes in ${sessionWords(s)} any more; this console stopped updating at ${at(input.now)}.`));
   } else if (posted?.ended === 'expired') {
     blocks.push(
       section(
@@ -146,7 +150,7 @@ export function renderConsole(input: ConsoleInput): SlackMessage {
   }
   const muteLine = live ? sessionMuteLine(s, streams, mutes) : undefined;
   if (muteLine) blocks.push(section(muteLine));
-  if (live && streams.length === 0) blocks.push(section(`Nobody is publishing in ${code(title)} right now.`));
+  if (live && streams.length === 0) blocks.push(section(`Nobody is publishing in ${sessionWords(s)} right now.`));
   if (live) {
     for (const stream of streams.slice(0, MAX_CONSOLE_ROWS)) {
       blocks.push(section(rowText(stream, mutes)));
@@ -176,7 +180,8 @@ export function renderConsole(input: ConsoleInput): SlackMessage {
         : `Only you can see this · \`/streams --post\` shows it to the channel · ${honesty}`,
     ),
   );
-  const sentence = live ? `${count} in ${escapeMrkdwn(title)}` : `Console of ${escapeMrkdwn(title)} stopped updating`;
+  const where = s.alias ? escapeMrkdwn(s.alias) : 'the session';
+  const sentence = live ? `${count} in ${where}` : `Console of ${where} stopped updating`;
   return { text: fallbackText(sentence), blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }
 

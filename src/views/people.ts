@@ -36,7 +36,10 @@ export function personLabel(streams: readonly PersonStream[]): string {
   return types.length > 0 ? `${who} (${types.join(', ')})` : who;
 }
 
-const sessionWords = (s: SessionRef): string => code(s.alias ?? s.sessionId);
+/** The session in a sentence: its alias, else "this session" (its ID goes in the context line). */
+const sessionWords = (s: SessionRef): string => (s.alias ? code(s.alias) : 'this session');
+
+const idLine = (s: SessionRef): string => `Project *${escapeAndTruncate(s.projectName, 100)}* · session ID ${code(s.sessionId)}`;
 
 export function pickerMessage(s: SessionRef, query: string, candidates: readonly PersonStream[], operation: PeopleOperation): SlackMessage {
   const shown = candidates.slice(0, MAX_PICKER_CANDIDATES);
@@ -56,7 +59,7 @@ export function pickerMessage(s: SessionRef, query: string, candidates: readonly
     ),
   ];
   if (candidates.length > shown.length) blocks.push(context(`${candidates.length - shown.length} more match: type more of the name.`));
-  blocks.push(context(`Only you can see this · ${footer(s)}`));
+  blocks.push(context(`Only you can see this · ${idLine(s)}`));
   return { text: fallbackText(sentence), blocks };
 }
 
@@ -90,7 +93,7 @@ export function kickPersonCard(s: SessionRef, connectionId: string, streams: rea
       }),
       button({ actionId: ACTION.cancel, text: 'Cancel' }),
     ]),
-    context(`${note ? `${note} · ` : ''}Connection ${code(connectionId)} · Only you can see this.`),
+    context(`${note ? `${note} · ` : ''}Connection ${code(connectionId)} · ${idLine(s)} · Only you can see this.`),
   ];
   return { text: fallbackText(question), blocks };
 }

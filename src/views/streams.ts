@@ -1,10 +1,10 @@
-/** The `/streams` card and the modal that edits the layout classes of several streams at once. */
-import { code, escapeAndTruncate, escapeMrkdwn } from '../slack/mrkdwn';
-import { type KnownBlock, type ModalView, type SlackMessage, LIMITS, actions, button, context, header, plain, section } from './blocks';
+/** The modal that edits the layout classes of several streams at once (from the session console). */
+import { code } from '../slack/mrkdwn';
+import { type KnownBlock, type ModalView, LIMITS, context, plain, section } from './blocks';
 import { echo } from '../commands/grammar';
 import { ACTION, BLOCK, CALLBACK } from './ids';
 import type { SessionRef } from './notices';
-import { encodeValue, sessionTarget } from './values';
+import { sessionTarget } from './values';
 
 export interface StreamRow {
   id: string;
@@ -13,65 +13,8 @@ export interface StreamRow {
   layoutClassList: readonly string[];
 }
 
-/** Streams shown with their buttons in one message (2 blocks each; a message holds 50). */
-export const MAX_STREAMS_IN_CARD = 20;
 /** Streams editable in one modal (1 block each; a modal holds 100). */
 export const MAX_STREAMS_IN_MODAL = 50;
-
-const VIDEO_TYPE_LABEL: Record<string, string> = {
-  camera: ':movie_camera: camera',
-  screen: ':desktop_computer: screen share',
-  custom: ':frame_with_picture: custom video',
-};
-
-function sessionTitle(s: SessionRef): string {
-  return s.alias ?? s.sessionId;
-}
-
-function classesText(classes: readonly string[]): string {
-  return classes.length > 0 ? classes.map(code).join(' ') : '_none_';
-}
-
-function streamText(stream: StreamRow): string {
-  const name = stream.name ? `*${escapeAndTruncate(stream.name, 200)}*` : '_unnamed_';
-  const type = stream.videoType ? (VIDEO_TYPE_LABEL[stream.videoType] ?? escapeAndTruncate(stream.videoType, 40)) : 'unknown type';
-  return `${name} · ${type}\n${code(stream.id)}\nLayout classes: ${classesText(stream.layoutClassList)}`;
-}
-
-export function streamsMessage(s: SessionRef, streams: readonly StreamRow[]): SlackMessage {
-  const title = `Streams in ${sessionTitle(s)}`;
-  const blocks: KnownBlock[] = [header(title)];
-  const project = `Project *${escapeAndTruncate(s.projectName, 100)}*${s.alias ? ` · session ID ${code(s.sessionId)}` : ''}`;
-  if (streams.length === 0) {
-    blocks.push(section('Nobody is publishing in this session right now.'));
-    blocks.push(context(project));
-    return { text: `No streams in ${escapeMrkdwn(sessionTitle(s))}`, blocks };
-  }
-  const count = streams.length === 1 ? '1 stream' : `${streams.length} streams`;
-  blocks.push(context(`${count} · ${project}`));
-  for (const stream of streams.slice(0, MAX_STREAMS_IN_CARD)) {
-    blocks.push(section(streamText(stream)));
-    blocks.push(
-      actions([
-        button({
-          actionId: ACTION.muteStream,
-          text: 'Mute',
-          value: encodeValue({ ...sessionTarget(s), t: stream.id, ...(stream.name ? { n: stream.name.slice(0, 200) } : {}) }),
-          accessibilityLabel: `Mute ${stream.name || stream.id}`,
-        }),
-        button({
-          actionId: ACTION.editLayoutClasses,
-          text: 'Edit layout classes',
-          value: encodeValue({ ...sessionTarget(s), t: stream.id }),
-        }),
-      ]),
-    );
-  }
-  if (streams.length > MAX_STREAMS_IN_CARD) {
-    blocks.push(context(`… and ${streams.length - MAX_STREAMS_IN_CARD} more streams not shown. Mute them by ID: \`/mute <stream-id>\`.`));
-  }
-  return { text: `${count} in ${escapeMrkdwn(sessionTitle(s))}`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
-}
 
 /** What the layout modal carries in `private_metadata`. */
 export interface LayoutModalMetadata {

@@ -192,8 +192,8 @@ describe('parseArgs', () => {
 
 describe('the commands’ grammars', () => {
   const cases: [CommandGrammar, string, Record<string, unknown>][] = [
-    [muteCommand, '8b73-aa', { streamId: '8b73-aa' }],
-    [muteCommand, '8b73-aa standup --project prod', { streamId: '8b73-aa', session: 'standup', project: 'prod' }],
+    [muteCommand, '8b73-aa', { who: '8b73-aa' }],
+    [muteCommand, 'Bob standup --project prod', { who: 'Bob', session: 'standup', project: 'prod' }],
     [muteAllCommand, '', {}],
     [muteAllCommand, 'standup --except s1,s2', { session: 'standup', except: ['s1', 's2'] }],
     [muteAllCommand, '--except=s1 --except s2', { except: ['s1', 's2'] }],
@@ -220,9 +220,9 @@ describe('the commands’ grammars', () => {
   });
 
   const usage: [CommandGrammar, string, RegExp][] = [
-    [muteCommand, '', /<stream-id> is missing/],
+    [muteCommand, '', /<who> is missing/],
     [muteCommand, 'a b c', /too many words/],
-    [muteCommand, 'bad!id', /<stream-id>: that does not look like a stream ID/],
+    [muteCommand, `${'x'.repeat(201)}`, /<who>: a name or ID is at most 200 characters/],
     [muteAllCommand, '--except', /--except needs a value \(stream-id,stream-id\)/],
     [signalCommand, 'chat hello world extra', /too many words/],
     [sessionCommand, '', /say what to do: create/],
@@ -286,7 +286,7 @@ describe('the commands’ grammars', () => {
   });
 
   it('writes usage lines and manifest hints from the grammar', () => {
-    expect(usageLine('/mute', muteCommand.subcommands[0]!)).toBe('/mute <stream-id> [session] [--project <name>]');
+    expect(usageLine('/mute', muteCommand.subcommands[0]!)).toBe('/mute <who> [session] [--project <name>]');
     expect(usageHint(muteAllCommand)).toBe('[session] [--except <stream-id,stream-id>] [--project <name>]');
     expect(usageHint(videoCommand).startsWith('help | alias <name> <session-id>')).toBe(true);
   });

@@ -57,9 +57,9 @@ describe('moderation commands', () => {
       const res = await t.slash('/mute', '');
       expect(res.ack?.response_type).toBe('ephemeral');
       const text = renderedText(res.ack);
-      expect(text).toContain('<stream-id> is missing');
-      expect(text).toContain('/mute <stream-id> [session] [--project <name>]');
-      expect(text).toContain('/mute 8b732909-0a06-46a2-8ea8-074e64d43422');
+      expect(text).toContain('<who> is missing');
+      expect(text).toContain('/mute <who> [session] [--project <name>]');
+      expect(text).toContain('`/mute Bob`');
     });
 
     it('asks for a session when none is given and the channel has no default', async () => {
@@ -168,9 +168,9 @@ describe('moderation commands', () => {
       const seeded = t.seedSession({ streams: 2 });
       const res = await t.slash('/kick', `${seeded.connections[1]} ${seeded.sessionId}`);
       const card = await res.waitForResponse();
-      expect(renderedText(card.body)).toContain(`Disconnect \`${seeded.connections[1]}\``);
+      expect(renderedText(card.body)).toContain(`Disconnect connection \`${seeded.connections[1]}\` from this session?`);
       const since = t.slack.mark();
-      await t.click(ACTION.confirmKick, buttonValue(card.body, ACTION.confirmKick), { responseUrl: res.responseUrl });
+      await t.click(ACTION.kickPerson, buttonValue(card.body, ACTION.kickPerson), { responseUrl: res.responseUrl });
       const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
       expect(renderedText(post.body)).toContain(`disconnected \`${seeded.connections[1]}\``);
       const session = t.emulator.control.getSession(t.project.apiKey, seeded.sessionId);
@@ -182,7 +182,7 @@ describe('moderation commands', () => {
       const seeded = t.seedSession({ streams: 1 });
       const res = await t.slash('/kick', `e9f8c166-6c67-440d-994a-04fb6dfed007 ${seeded.sessionId}`);
       const card = await res.waitForResponse();
-      await t.click(ACTION.confirmKick, buttonValue(card.body, ACTION.confirmKick), { responseUrl: res.responseUrl });
+      await t.click(ACTION.kickPerson, buttonValue(card.body, ACTION.kickPerson), { responseUrl: res.responseUrl });
       const error = await res.waitForResponse((r) => renderedText(r.body).includes('not connected'));
       expect(renderedText(error.body)).toMatch(/Connection `e9f8c166-6c67-440d-994a-04fb6dfed007` is not connected to session .* \(it may have left already\)/);
     });

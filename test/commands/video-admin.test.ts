@@ -324,7 +324,7 @@ describe('/video-admin', () => {
       const seeded = t.seedSession({ streams: 1, apiKey: stagingKey });
       const streams = await t.slash('/streams', `${seeded.sessionId} --project staging`);
       const listed = await streams.waitForResponse();
-      expect(renderedText(listed.body)).toContain(seeded.streams[0]);
+      expect(renderedText(listed.body)).toContain('*Participant 1* · :movie_camera: camera');
       expect(renderedText(listed.body)).not.toMatch(/refused the credentials/);
     });
 

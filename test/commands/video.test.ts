@@ -31,7 +31,7 @@ describe('/video', () => {
 
     it('/video help mute shows /mute’s help, /video help video its own', async () => {
       const res = await t.slash('/video', 'help mute');
-      expect(renderedText(res.ack)).toContain('/mute <stream-id> [session]');
+      expect(renderedText(res.ack)).toContain('/mute <who> [session]');
       const own = await t.slash('/video', 'help /video');
       expect(renderedText(own.ack)).toContain('/video — ');
     });

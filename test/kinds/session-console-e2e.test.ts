@@ -112,7 +112,8 @@ describe('the session console', () => {
     const res = await t.slash('/kick', 'chidi', { user: USERS.moderator, channel });
     const text = renderedText((await res.waitForResponse()).body);
     expect(text).toContain('so nobody was disconnected');
-    expect(text).toContain('Paste their connection ID instead: `/kick <connection-id>`.');
+    expect(text).toContain('Insights does not have this session yet');
+    expect(text).toContain('or give the connection ID');
     expect(session(seeded).connections.every((c) => c.connected)).toBe(true);
   });
 

@@ -47,7 +47,7 @@ describe('poller settings from the environment', () => {
       callbackToken: 'a'.repeat(32),
     });
     const everyKind = pollerSettingsFromEnv({ VIDOPS_WATCH_MAX_AGE_HOURS: '6' });
-    expect(everyKind.ok && Object.values(everyKind.settings.maxWatchAgeMs)).toEqual(Array(7).fill(6 * 3_600_000));
+    expect(everyKind.ok && Object.values(everyKind.settings.maxWatchAgeMs)).toEqual(Array(8).fill(6 * 3_600_000));
   });
 
   it('reports every problem at once, naming the variable, never echoing a value', () => {

@@ -75,7 +75,7 @@ describe('executePlan', () => {
     );
     expect(run.fetched.streams).toEqual(
       new Map([
-        ['S1', ['st1', 'st2']],
+        ['S1', [{ id: 'st1' }, { id: 'st2' }]],
         ['S2', []],
       ]),
     );

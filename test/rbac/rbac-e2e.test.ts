@@ -48,7 +48,7 @@ describe('roles end to end', () => {
     it('lets a viewer read (/streams)', async () => {
       const seeded = t.seedSession({ streams: 1 });
       const res = await t.slash('/streams', seeded.sessionId, { user: USERS.viewer });
-      expect(renderedText((await res.waitForResponse()).body)).toContain('1 stream');
+      expect(renderedText((await res.waitForResponse()).body)).toContain('1 participant');
     });
 
     it('grants the moderator role through a user group, looked up once and cached', async () => {
@@ -76,7 +76,7 @@ describe('roles end to end', () => {
       const seeded = t.seedSession({ streams: 1 });
       const res = await t.slash('/kick', `${seeded.connections[0]} ${seeded.sessionId}`);
       const card = await res.waitForResponse();
-      const click = await t.click(ACTION.confirmKick, buttonValue(card.body, ACTION.confirmKick), { user: USERS.viewer });
+      const click = await t.click(ACTION.kickPerson, buttonValue(card.body, ACTION.kickPerson), { user: USERS.viewer });
       expect(renderedText((await t.slack.waitForResponse(click.responseId)).body)).toContain('`/kick` needs the moderator role');
       expect(t.emulator.control.getSession(t.project.apiKey, seeded.sessionId).connections[0]!.connected).toBe(true);
     });

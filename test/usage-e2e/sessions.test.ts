@@ -43,7 +43,7 @@ describe('/usage sessions, /usage session, /kick <stream-id>', () => {
       const live = t.seedSession({ streams: 2 });
       const res = await t.slash('/kick', `${live.streams[1]} ${live.sessionId}`);
       const text = renderedText((await res.waitForResponse()).body);
-      expect(text).toContain(`\`${live.streams[1]}\` is a stream, not a connection, and I could not find who publishes it.`);
+      expect(text).toContain('I could not find which connection *Participant 2* uses, so nobody was disconnected.');
       expect(text).toContain('needs Advanced Insights, and project *prod* does not have it');
       // Nothing to confirm, nobody disconnected.
       expect(text).not.toContain('Disconnect');
@@ -123,7 +123,7 @@ describe('/usage sessions, /usage session, /kick <stream-id>', () => {
       );
     });
 
-    it('turns a stream ID given to /kick into its publisher’s connection, says so, and disconnects that one', async () => {
+    it('turns a stream ID given to /kick into its publisher’s connection, names the person, and disconnects that one', async () => {
       const live = t.seedSession({ streams: 2 });
       // Advanced session data is about 5 minutes behind.
       const early = await t.slash('/kick', `${live.streams[1]} ${live.sessionId}`);
@@ -135,13 +135,14 @@ describe('/usage sessions, /usage session, /kick <stream-id>', () => {
       const res = await t.slash('/kick', `${live.streams[1]} ${live.sessionId}`);
       const card = await res.waitForResponse();
       const text = renderedText(card.body);
-      expect(text).toContain(`\`${live.streams[1]}\` is a stream; Insights says connection \`${live.connections[1]}\` publishes it`);
-      expect(text).toContain(`Disconnect \`${live.connections[1]}\``);
+      expect(text).toContain('Disconnect *Participant 2 (camera)* from this session?');
+      expect(text).toContain(`Connection \`${live.connections[1]}\``);
 
       const since = t.slack.mark();
-      await t.click(ACTION.confirmKick, buttonValue(card.body, ACTION.confirmKick), { responseUrl: res.responseUrl });
+      await t.click(ACTION.kickPerson, buttonValue(card.body, ACTION.kickPerson), { responseUrl: res.responseUrl });
       const post = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL, { since });
-      expect(renderedText(post.body)).toContain(`disconnected \`${live.connections[1]}\``);
+      expect(renderedText(post.body)).toContain('disconnected *Participant 2 (camera)* from session');
+      expect(renderedText(post.body)).toContain(`connection \`${live.connections[1]}\``);
       const connections = t.emulator.control.getSession(t.project.apiKey, live.sessionId).connections;
       expect(connections.find((c) => c.connectionId === live.connections[1])?.connected).toBe(false);
       expect(connections.find((c) => c.connectionId === live.connections[0])?.connected).toBe(true);
@@ -151,7 +152,7 @@ describe('/usage sessions, /usage session, /kick <stream-id>', () => {
       const live = t.seedSession({ streams: 1 });
       const res = await t.slash('/kick', `${live.connections[0]} ${live.sessionId}`);
       const text = renderedText((await res.waitForResponse()).body);
-      expect(text).toContain(`Disconnect \`${live.connections[0]}\``);
+      expect(text).toContain(`Disconnect connection \`${live.connections[0]}\``);
       expect(text).not.toContain('is a stream');
     });
 

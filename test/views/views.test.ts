@@ -34,7 +34,9 @@ import {
   unmuteAllNotice,
 } from '../../src/views/notices';
 import { sessionOptions } from '../../src/views/session-options';
-import { MAX_STREAMS_IN_CARD, layoutClassesModal, streamsMessage } from '../../src/views/streams';
+import { MAX_CONSOLE_ROWS, renderConsole } from '../../src/kinds/session-console';
+import { kickPersonCard, kickPersonNotice, nobodyMessage, pickerMessage } from '../../src/views/people';
+import { layoutClassesModal } from '../../src/views/streams';
 import { usageMessage } from '../../src/views/usage';
 import { StreamTargetSchema, UndoMuteAllSchema, decodeValue } from '../../src/views/values';
 import { homeProblems, messageProblems, modalProblems, optionsProblems } from '../harness/block-kit';
@@ -60,15 +62,18 @@ function expectNoInjection(payload: unknown): void {
 
 describe('message builders stay within Block Kit limits and escape user text', () => {
   const messages: [string, unknown][] = [
-    ['streams (none)', streamsMessage(s, [])],
+    ['console (none)', renderConsole({ session: s, streams: [], mutes: { streams: [] }, now: 0 })],
+    ['console (no alias)', renderConsole({ session: { projectName: 'prod', sessionId: SESSION_ID }, streams: [stream(1)], mutes: { streams: [] }, now: 0 })],
     [
-      'streams (many, long names)',
-      streamsMessage(
+      'people: nobody',
+      nobodyMessage(
         s,
+        `${EVIL} ${LONG}`,
         Array.from({ length: 60 }, (_v, i) => stream(i, `${EVIL} ${LONG}`)),
+        'mute',
       ),
     ],
-    ['streams (no alias)', streamsMessage({ projectName: 'prod', sessionId: SESSION_ID }, [stream(1)])],
+    ['people: kick notice', kickPersonNotice('U0MOD', s, 'c1', `${EVIL} ${LONG}`)],
     ['mute notice', muteStreamNotice('U0MOD', s, 'st-1', EVIL)],
     [
       'mute-all notice',
@@ -148,18 +153,30 @@ describe('message builders stay within Block Kit limits and escape user text', (
     expectNoInjection(message);
   });
 
-  it('shows at most MAX_STREAMS_IN_CARD streams and says how many more there are', () => {
-    const message = streamsMessage(
-      s,
-      Array.from({ length: MAX_STREAMS_IN_CARD + 5 }, (_v, i) => stream(i)),
-    );
+  it('console, picker and kick card: within limits, user text escaped wherever it is mrkdwn', () => {
+    const evil = Array.from({ length: 60 }, (_v, i) => stream(i, `${EVIL} ${LONG}`));
+    const cards = [
+      renderConsole({ session: s, streams: evil, mutes: { streams: [] }, now: 0 }),
+      pickerMessage(s, `${EVIL} ${LONG}`, evil, 'kick'),
+      kickPersonCard(s, 'c1', evil.slice(0, 3)),
+    ];
+    for (const card of cards) {
+      expect(messageProblems(card)).toEqual([]);
+      // Plain texts (buttons, dialog titles) show names as typed: Slack never parses them.
+      const mrkdwn = JSON.stringify(card).match(/"type":"mrkdwn","text":"(?:[^"\\]|\\.)*"/g) ?? [];
+      expect(mrkdwn.filter((m) => /<!channel>|<@U999|<https:\/\/evil/.test(m))).toEqual([]);
+    }
+  });
+
+  it('shows at most MAX_CONSOLE_ROWS rows with buttons and names the others', () => {
+    const message = renderConsole({ session: s, streams: Array.from({ length: MAX_CONSOLE_ROWS + 5 }, (_v, i) => stream(i)), mutes: { streams: [] }, now: 0 });
     const muteButtons = JSON.stringify(message.blocks).split(ACTION.muteStream).length - 1;
-    expect(muteButtons).toBe(MAX_STREAMS_IN_CARD);
-    expect(visibleText(message)).toContain('and 5 more streams not shown');
+    expect(muteButtons).toBe(MAX_CONSOLE_ROWS);
+    expect(visibleText(message)).toContain('*5 more:*');
   });
 
   it('puts the target in the buttons, readable back by the listeners', () => {
-    const message = streamsMessage(s, [stream(7, 'Ana')]);
+    const message = renderConsole({ session: s, streams: [stream(7, 'Ana')], mutes: { streams: [] }, now: 0 });
     const button = JSON.parse(JSON.stringify(message.blocks))
       .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
       .find((e: { action_id?: string }) => e.action_id === ACTION.muteStream);
@@ -264,9 +281,9 @@ describe('help and usage are generated from the grammars', () => {
     const parsed = parseCommand(muteCommand, '');
     if (parsed.kind !== 'usage') throw new Error('expected a usage error');
     const text = renderedText(usageMessage('/mute', parsed.problem));
-    expect(text).toContain('<stream-id> is missing');
-    expect(text).toContain('/mute <stream-id> [session] [--project <name>]');
-    expect(text).toContain('/mute 8b732909-0a06-46a2-8ea8-074e64d43422');
+    expect(text).toContain('<who> is missing');
+    expect(text).toContain('/mute <who> [session] [--project <name>]');
+    expect(text).toContain('/mute Bob');
     expect(text).toContain('/mute help');
   });
 });
