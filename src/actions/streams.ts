@@ -31,8 +31,10 @@ interface LayoutChange {
 }
 
 /** The streams whose classes were edited, read from the submitted view; or the fields in error. */
-export function readLayoutChanges(view: ViewSubmitAction['view']): { changes: LayoutChange[] } | { errors: Record<string, string> } {
+/** The streams whose classes the form changed, and (to undo it) their classes as the form showed them. */
+export function readLayoutChanges(view: ViewSubmitAction['view']): { changes: LayoutChange[]; previous: LayoutChange[] } | { errors: Record<string, string> } {
   const changes: LayoutChange[] = [];
+  const previous: LayoutChange[] = [];
   const errors: Record<string, string> = {};
   for (const block of view.blocks as { type: string; block_id?: string; element?: { initial_value?: string } }[]) {
     if (block.type !== 'input' || !block.block_id?.startsWith(BLOCK.layoutStreamPrefix)) continue;
@@ -42,9 +44,12 @@ export function readLayoutChanges(view: ViewSubmitAction['view']): { changes: La
     if (before.join(' ') === after.join(' ')) continue;
     const problem = classListProblem(after);
     if (problem) errors[block.block_id] = problem;
-    else changes.push({ id: streamId, layoutClassList: after });
+    else {
+      changes.push({ id: streamId, layoutClassList: after });
+      previous.push({ id: streamId, layoutClassList: before });
+    }
   }
-  return Object.keys(errors).length > 0 ? { errors } : { changes };
+  return Object.keys(errors).length > 0 ? { errors } : { changes, previous };
 }
 
 export function register(app: App, services: Services): void {
@@ -139,7 +144,7 @@ export function register(app: App, services: Services): void {
         projectName: s.projectName,
         errorContext: { operation: 'set-layout-classes', sessionId: s.sessionId },
         call: (video) => video.streams.setLayoutClasses(s.sessionId, read.changes),
-        notice: () => layoutClassesNotice(ix.userId, s, read.changes),
+        notice: () => layoutClassesNotice(ix.userId, s, read.changes, read.previous),
       },
       { quiet: true },
     );

@@ -134,7 +134,7 @@ const startCaptions = defineSubcommand({
 
 const stopCaptions = defineSubcommand({
   name: 'stop',
-  summary: 'Stop live captions (default: those running in the channel’s session)',
+  summary: 'Stop live captions (asks once; default: those running in the channel’s session)',
   role: 'moderator',
   args: {
     positionals: [

@@ -54,8 +54,14 @@ export function layoutText(layout: Layout): string {
   return `${code(layout.type)}${share}`;
 }
 
+/** No Undo: the service does not tell which layout a recording had, so the notice says how to go back. */
 export function recordingLayoutNotice(actor: string, a: ArchiveRef, layout: Layout): SlackMessage {
-  return notice(':art:', `${userMention(actor)} changed the layout of ${recordingText(a)}${ofSession(a)} to ${layoutText(layout)}.`, a);
+  return notice(
+    ':art:',
+    `${userMention(actor)} changed the layout of ${recordingText(a)}${ofSession(a)} to ${layoutText(layout)}.`,
+    a,
+    `To undo it, set the layout it had with \`/record layout ${a.archiveId} --layout <layout>\`: vidops cannot read the one before.`,
+  );
 }
 
 export function recordingStreamNotice(

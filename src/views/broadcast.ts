@@ -86,8 +86,14 @@ export function stopChoiceCard(broadcasts: readonly BroadcastView[], ctx: { proj
   return { text: `Which broadcast of ${escapeMrkdwn(ctx.alias ?? ctx.sessionId)} should stop?`, blocks: blocks.slice(0, LIMITS.messageBlocks) };
 }
 
-function notice(icon: string, sentence: string, broadcast: { id: string; sessionId: string }, ctx: { projectName: string; alias?: string }): SlackMessage {
-  return { text: stripMrkdwn(sentence), blocks: [section(`${icon} ${sentence}`), context(footer(broadcast, ctx))] };
+function notice(
+  icon: string,
+  sentence: string,
+  broadcast: { id: string; sessionId: string },
+  ctx: { projectName: string; alias?: string },
+  extra?: string,
+): SlackMessage {
+  return { text: stripMrkdwn(sentence), blocks: [section(`${icon} ${sentence}`), ...(extra ? [section(extra)] : []), context(footer(broadcast, ctx))] };
 }
 
 export function broadcastStoppedNotice(
@@ -116,6 +122,8 @@ export function broadcastLayoutNotice(
     `${userMention(actor)} changed the layout of broadcast ${code(broadcast.id)} to *${escapeMrkdwn(layout.type)}*${share}${css}.`,
     broadcast,
     ctx,
+    // No Undo: the service does not tell which layout a broadcast had.
+    `To undo it, set the layout it had with \`/broadcast layout ${broadcast.id} <layout>\`: vidops cannot read the one before.`,
   );
 }
 

@@ -11,6 +11,8 @@ export const ACTION = {
   editLayoutClasses: 'vidops.stream.edit_layout',
   /** "Mute everyone" on a `/mute-all` card of an older version (mute-all now acts at once). */
   confirmMuteAll: 'vidops.mute_all.confirm',
+  /** "Undo" on a layout-classes notice: puts back each stream's classes from before. */
+  undoLayoutClasses: 'vidops.layout.undo',
   /** "Undo" on the notice of a mute-everyone: lifts the session's mute state. */
   undoMuteAll: 'vidops.mute_all.undo',
   /** Confirmed button of the `/kick` card. */

@@ -3,9 +3,9 @@
  * every change made through the app.
  */
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { type KnownBlock, type SlackMessage, actions, button, context, section, stripMrkdwn } from './blocks';
+import { type KnownBlock, type SlackMessage, LIMITS, actions, button, context, section, stripMrkdwn } from './blocks';
 import { ACTION } from './ids';
-import { type UndoMuteAll, encodeValue, sessionTarget } from './values';
+import { type UndoLayoutClasses, type UndoMuteAll, encodeValue, sessionTarget } from './values';
 
 export interface SessionRef {
   projectName: string;
@@ -88,11 +88,44 @@ export function signalNotice(actor: string, s: SessionRef, signal: { type: strin
   return notice(':satellite_antenna:', `${userMention(actor)} sent a ${code(signal.type)} signal to ${who}.`, s, preview);
 }
 
-export function layoutClassesNotice(actor: string, s: SessionRef, changes: readonly { id: string; layoutClassList: readonly string[] }[]): SlackMessage {
+type ClassChange = { id: string; layoutClassList: readonly string[] };
+
+function classLines(changes: readonly ClassChange[]): string {
   const lines = changes.slice(0, 20).map((c) => `• ${code(c.id)} → ${c.layoutClassList.length > 0 ? c.layoutClassList.map(code).join(' ') : '_no classes_'}`);
   if (changes.length > 20) lines.push(`… and ${changes.length - 20} more`);
-  const count = changes.length === 1 ? '1 stream' : `${changes.length} streams`;
-  return notice(':art:', `${userMention(actor)} changed the layout classes of ${count} in ${sessionText(s)}.`, s, lines.join('\n'));
+  return lines.join('\n');
+}
+
+const streamCount = (n: number) => (n === 1 ? '1 stream' : `${n} streams`);
+
+/**
+ * Layout classes changed. With `previous` (each changed stream's classes before), an Undo puts
+ * them back, when they fit in a button's value; otherwise the notice says how to set them again.
+ */
+export function layoutClassesNotice(actor: string, s: SessionRef, changes: readonly ClassChange[], previous?: readonly ClassChange[]): SlackMessage {
+  const sentence = `${userMention(actor)} changed the layout classes of ${streamCount(changes.length)} in ${sessionText(s)}.`;
+  if (!previous || previous.length === 0) return notice(':art:', sentence, s, classLines(changes));
+  const value: UndoLayoutClasses = { ...sessionTarget(s), m: actor, l: previous.map((p) => ({ id: p.id, c: [...p.layoutClassList] })) };
+  const encoded = encodeValue(value);
+  if (encoded.length > LIMITS.buttonValue) {
+    return notice(
+      ':art:',
+      sentence,
+      s,
+      `${classLines(changes)}\nToo many streams to undo from here: set them again with \`/streams\` → *Edit layout classes*.`,
+    );
+  }
+  return notice(':art:', sentence, s, classLines(changes), actions([button({ actionId: ACTION.undoLayoutClasses, text: 'Undo', value: encoded })]));
+}
+
+/** The layout-classes notice once undone: what was changed, by whom undone, no Undo. */
+export function layoutClassesUndoneNotice(changedBy: string, undoneBy: string, s: SessionRef, restored: readonly ClassChange[]): SlackMessage {
+  return notice(
+    ':art:',
+    `${userMention(changedBy)} changed the layout classes of ${streamCount(restored.length)} in ${sessionText(s)}. Undone by ${userMention(undoneBy)}:`,
+    s,
+    classLines(restored),
+  );
 }
 
 export interface CreatedSession extends SessionRef {

@@ -21,6 +21,13 @@ export type StreamTarget = z.output<typeof StreamTargetSchema>;
 export const MuteAllTargetSchema = SessionTargetSchema.extend({ x: z.array(z.string()).default([]) });
 export type MuteAllTarget = z.output<typeof MuteAllTargetSchema>;
 
+/** The Undo of a layout-classes notice: each changed stream's classes before the change, and who changed them (only to redraw the notice). */
+export const UndoLayoutClassesSchema = SessionTargetSchema.extend({
+  m: z.string().min(1),
+  l: z.array(z.object({ id: z.string().min(1), c: z.array(z.string()) })).min(1),
+});
+export type UndoLayoutClasses = z.output<typeof UndoLayoutClassesSchema>;
+
 /** The Undo of a mute-everyone notice: the mute, and who made it (only to redraw the notice). */
 export const UndoMuteAllSchema = MuteAllTargetSchema.extend({ m: z.string().min(1) });
 export type UndoMuteAll = z.output<typeof UndoMuteAllSchema>;

@@ -5,6 +5,7 @@
  */
 import { encodeSessionOption } from '../../src/interaction/session-ref';
 import { ACTION, BLOCK, CALLBACK, RECORD_ACTION } from '../../src/views/ids';
+import { layoutClassesModal } from '../../src/views/streams';
 import { CHANNEL, TEAM, USERS, type Seeded, type TestApp, startTestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import { buttonValue, findElements, renderedText } from '../harness/text';
@@ -107,6 +108,44 @@ describe('Undo on reversible notices, aliases on every notice and question', () 
       });
       expect(renderedText(notice.body)).toContain('To undo it, the participant unmutes themselves: vidops cannot unmute a stream.');
       expect(JSON.stringify(notice.body)).not.toContain('"action_id"');
+    });
+  });
+
+  describe('layout classes and their Undo', () => {
+    it('the change acts at once; Undo puts back each stream’s classes from before and edits the notice', async () => {
+      const s = await aliased('stage');
+      const video = t.services.projects.client('prod');
+      await video.streams.setLayoutClasses(s.sessionId, [{ id: s.streams[0]!, layoutClassList: ['focus'] }]);
+      const streams = (await video.streams.list(s.sessionId)).items;
+      const view = layoutClassesModal({ projectName: 'prod', sessionId: s.sessionId, alias: 'stage' }, streams, CHANNEL);
+      const blocks = view.blocks as { type: string; block_id: string; element: { initial_value?: string } }[];
+      const edits: Record<string, string> = { [s.streams[0]!]: 'sidebar', [s.streams[1]!]: 'full' };
+      const values: Record<string, Record<string, unknown>> = {};
+      for (const block of blocks.filter((b) => b.type === 'input')) {
+        const streamId = block.block_id.slice(BLOCK.layoutStreamPrefix.length);
+        values[block.block_id] = { [ACTION.layoutClassesInput]: { type: 'plain_text_input', value: edits[streamId] ?? block.element.initial_value ?? null } };
+      }
+      const classes = () => t.emulator.control.getSession(t.project.apiKey, s.sessionId).streams.map((st) => st.layoutClassList);
+      let since = t.slack.mark();
+      await t.submitView(
+        { callbackId: CALLBACK.layoutClassesModal, viewId: 'V0LAYOUT', privateMetadata: view.private_metadata!, blocks: view.blocks, values },
+        { user: USERS.moderator },
+      );
+      await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && findElements(c.body, ACTION.undoLayoutClasses).length > 0, { since });
+      expect(classes()).toEqual([['sidebar'], ['full'], []]);
+      const notice = t.slack
+        .messages(CHANNEL)
+        .filter((m) => findElements(m, ACTION.undoLayoutClasses).length > 0 && JSON.stringify(m).includes(s.sessionId))
+        .at(-1)!;
+      expect(renderedText(notice)).toContain(`<@${USERS.moderator}> changed the layout classes of 2 streams in session \`stage\`.`);
+
+      since = t.slack.mark();
+      await t.click(ACTION.undoLayoutClasses, buttonValue(notice, ACTION.undoLayoutClasses), { user: USERS.moderator, messageTs: notice.ts });
+      await t.waitForSlackCall('chat.update', (c) => c.body.ts === notice.ts, { since });
+      expect(classes()).toEqual([['focus'], [], []]);
+      const edited = card(t, notice.ts);
+      expect(renderedText(edited)).toContain(`Undone by <@${USERS.moderator}>`);
+      expect(findElements(edited, ACTION.undoLayoutClasses)).toEqual([]);
     });
   });
 

@@ -458,6 +458,7 @@ describe('/broadcast', () => {
       expect(renderedText(notice.body)).toContain(
         `changed the layout of broadcast \`${broadcastId}\` to *bestFit* (while someone shares a screen: *verticalPresentation*)`,
       );
+      expect(renderedText(notice.body)).toContain(`To undo it, set the layout it had with \`/broadcast layout ${broadcastId} <layout>\``);
       expect(t.emulator.control.getBroadcast(t.project.apiKey, broadcastId).layout).toEqual({ type: 'bestFit', screenshareType: 'verticalPresentation' });
 
       const { text } = await replyTo(`layout ${broadcastId} pip`);

@@ -527,6 +527,8 @@ describe('/record', () => {
       await t.slash('/record', `layout ${archiveId} --layout bestfit --screenshare pip`);
       const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && !c.body.thread_ts, { since });
       expect(renderedText(notice.body)).toContain(`changed the layout of recording \`${archiveId}\` to \`bestFit\`, \`pip\` while a screen is shared`);
+      // Reversible, so no question; no Undo either, since the layout before cannot be read: the notice says how.
+      expect(renderedText(notice.body)).toContain(`To undo it, set the layout it had with \`/record layout ${archiveId} --layout <layout>\``);
       expect(archive(archiveId).layout).toEqual({ type: 'bestFit', screenshareType: 'pip' });
     });
 

@@ -94,6 +94,16 @@ describe('message builders stay within Block Kit limits and escape user text', (
         Array.from({ length: 30 }, (_v, i) => ({ id: `s${i}`, layoutClassList: ['a', 'b'] })),
       ),
     ],
+    [
+      'layout notice with Undo too large for a button',
+      layoutClassesNotice(
+        'U0MOD',
+        s,
+        Array.from({ length: 60 }, (_v, i) => ({ id: `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`, layoutClassList: ['a'] })),
+        Array.from({ length: 60 }, (_v, i) => ({ id: `8b732909-0a06-46a2-8ea8-${String(i).padStart(12, '0')}`, layoutClassList: ['focus', 'full'] })),
+      ),
+    ],
+    ['layout notice with Undo', layoutClassesNotice('U0MOD', s, [{ id: 's1', layoutClassList: ['a'] }], [{ id: 's1', layoutClassList: [] }])],
     ['session created', sessionCreatedNotice('U0MOD', { ...s, mediaMode: 'routed', archiveAlways: true, e2ee: true, boundToChannel: true })],
     [
       'mute-all notice with Undo',
