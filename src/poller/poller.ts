@@ -16,7 +16,7 @@ import {
   resourceKey,
 } from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
-import { executePlan } from './executor';
+import { type Execution, executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
@@ -128,7 +128,10 @@ const DEFAULT_CLAIM_CHUNK = 100;
 const WRITES_IN_FLIGHT = 4;
 
 /** Kept leases checked per store call; the cycle yields to the event loop between checks. */
-const CHECK_CHUNK = 500;
+const CHECK_CHUNK = 250;
+
+/** Watches matched to what was read at a time, with a turn of the event loop between. */
+const APPLY_CHUNK = 500;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
@@ -443,9 +446,25 @@ export class Poller {
       this.#backoff.succeeded(projectName);
     }
 
-    const observed = applyResults(watches, execution.fetched);
     const settling: Settling[] = [];
     const unread: Lease[] = [];
+    for (let start = 0; start < watches.length; start += APPLY_CHUNK) {
+      if (start > 0) await yieldToEventLoop();
+      this.#sortOut(watches.slice(start, start + APPLY_CHUNK), execution, polledAt, retryAt, { hints, leases, report, settling, unread });
+    }
+    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread, polledAt)]);
+  }
+
+  /** Which of the watches were read (to settle), failed with their project (to settle), or were not read (to put back). */
+  #sortOut(
+    watches: readonly Watch[],
+    execution: Execution,
+    polledAt: number,
+    retryAt: number | undefined,
+    into: { hints: ProjectHints; leases: ReadonlyMap<string, Lease>; report: CycleReport; settling: Settling[]; unread: Lease[] },
+  ): void {
+    const { hints, leases, report, settling, unread } = into;
+    const observed = applyResults(watches, execution.fetched);
     for (const watch of watches) {
       const current = observed.get(watch.id);
       const lease = leases.get(watch.id)!;
@@ -459,7 +478,6 @@ export class Poller {
         unread.push(lease);
       }
     }
-    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread, polledAt)]);
   }
 
   /**
