@@ -270,32 +270,24 @@ export class Poller {
   }
 
   /**
-   * Kept watches due now and, in a project that has one due now, those due within half the fast
-   * interval: the lists read for the first mostly hold them too, so polling them a little early
-   * seldom costs a request (planCycle serves the due ones first), and it gathers a project's polls
-   * into fewer cycles, each reading the project's list pages once, where every cycle used to read
-   * them for a few of its watches. Oldest first, within the cycle's and the projects' limits.
+   * Kept watches due now, oldest first, within the cycle's and the projects' limits (kept
+   * watches count against them as claims do: the limits bound the watches a cycle polls).
    */
   #keptDue(now: number, excludeProjects: readonly string[]): Lease[] {
     if (this.#kept.size === 0) return [];
     const excluded = new Set(excludeProjects);
-    const horizon = now + Math.floor(this.#schedule.fastMs / 2);
-    const busy = new Set<string>();
-    const soon: Lease[] = [];
+    const due: Lease[] = [];
     for (const lease of this.#kept.values()) {
-      const { nextPollAt, projectName } = lease.watch;
-      if (nextPollAt > horizon || excluded.has(projectName)) continue;
-      soon.push(lease);
-      if (nextPollAt <= now) busy.add(projectName);
+      if (lease.watch.nextPollAt <= now && !excluded.has(lease.watch.projectName)) due.push(lease);
     }
-    soon.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
+    due.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
     const taken = new Map<string, number>();
     const picked: Lease[] = [];
-    for (const lease of soon) {
+    for (const lease of due) {
       if (picked.length >= this.#options.claimLimit) break;
       const projectName = lease.watch.projectName;
       const count = taken.get(projectName) ?? 0;
-      if (!busy.has(projectName) || count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
+      if (count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
       taken.set(projectName, count + 1);
       picked.push(lease);
     }
