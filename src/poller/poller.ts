@@ -16,7 +16,7 @@ import {
   resourceKey,
 } from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
-import { executePlan } from './executor';
+import { type Execution, executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
@@ -128,7 +128,10 @@ const DEFAULT_CLAIM_CHUNK = 100;
 const WRITES_IN_FLIGHT = 4;
 
 /** Kept leases checked per store call; the cycle yields to the event loop between checks. */
-const CHECK_CHUNK = 500;
+const CHECK_CHUNK = 250;
+
+/** Watches matched to what was read at a time, with a turn of the event loop between. */
+const APPLY_CHUNK = 500;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
@@ -267,32 +270,24 @@ export class Poller {
   }
 
   /**
-   * Kept watches due now and, in a project that has one due now, those due within half the fast
-   * interval: the lists read for the first mostly hold them too, so polling them a little early
-   * seldom costs a request (planCycle serves the due ones first), and it gathers a project's polls
-   * into fewer cycles, each reading the project's list pages once, where every cycle used to read
-   * them for a few of its watches. Oldest first, within the cycle's and the projects' limits.
+   * Kept watches due now, oldest first, within the cycle's and the projects' limits (kept
+   * watches count against them as claims do: the limits bound the watches a cycle polls).
    */
   #keptDue(now: number, excludeProjects: readonly string[]): Lease[] {
     if (this.#kept.size === 0) return [];
     const excluded = new Set(excludeProjects);
-    const horizon = now + Math.floor(this.#schedule.fastMs / 2);
-    const busy = new Set<string>();
-    const soon: Lease[] = [];
+    const due: Lease[] = [];
     for (const lease of this.#kept.values()) {
-      const { nextPollAt, projectName } = lease.watch;
-      if (nextPollAt > horizon || excluded.has(projectName)) continue;
-      soon.push(lease);
-      if (nextPollAt <= now) busy.add(projectName);
+      if (lease.watch.nextPollAt <= now && !excluded.has(lease.watch.projectName)) due.push(lease);
     }
-    soon.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
+    due.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
     const taken = new Map<string, number>();
     const picked: Lease[] = [];
-    for (const lease of soon) {
+    for (const lease of due) {
       if (picked.length >= this.#options.claimLimit) break;
       const projectName = lease.watch.projectName;
       const count = taken.get(projectName) ?? 0;
-      if (!busy.has(projectName) || count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
+      if (count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
       taken.set(projectName, count + 1);
       picked.push(lease);
     }
@@ -443,9 +438,25 @@ export class Poller {
       this.#backoff.succeeded(projectName);
     }
 
-    const observed = applyResults(watches, execution.fetched);
     const settling: Settling[] = [];
     const unread: Lease[] = [];
+    for (let start = 0; start < watches.length; start += APPLY_CHUNK) {
+      if (start > 0) await yieldToEventLoop();
+      this.#sortOut(watches.slice(start, start + APPLY_CHUNK), execution, polledAt, retryAt, { hints, leases, report, settling, unread });
+    }
+    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread, polledAt)]);
+  }
+
+  /** Which of the watches were read (to settle), failed with their project (to settle), or were not read (to put back). */
+  #sortOut(
+    watches: readonly Watch[],
+    execution: Execution,
+    polledAt: number,
+    retryAt: number | undefined,
+    into: { hints: ProjectHints; leases: ReadonlyMap<string, Lease>; report: CycleReport; settling: Settling[]; unread: Lease[] },
+  ): void {
+    const { hints, leases, report, settling, unread } = into;
+    const observed = applyResults(watches, execution.fetched);
     for (const watch of watches) {
       const current = observed.get(watch.id);
       const lease = leases.get(watch.id)!;
@@ -459,7 +470,6 @@ export class Poller {
         unread.push(lease);
       }
     }
-    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread, polledAt)]);
   }
 
   /**
