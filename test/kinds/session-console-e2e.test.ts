@@ -3,7 +3,7 @@
  * fake Slack, the emulator (REST and Insights) and the poller on the emulator's clock.
  */
 import { ACTION } from '../../src/views/ids';
-import { CHANNEL, USERS, type Seeded, type TestApp, startTestApp } from '../harness/app';
+import { USERS, type Seeded, type TestApp, startTestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import { buttonValue, findElements, renderedText, visibleText } from '../harness/text';
 import { card, threadTexts, waitForWatch } from '../poller-e2e/helpers';
