@@ -3,7 +3,7 @@
  * fake Slack, the emulator (REST and Insights) and the poller on the emulator's clock.
  */
 import { ACTION } from '../../src/views/ids';
-import { CHANNEL, USERS, type Seeded, type TestApp, startTestApp } from '../harness/app';
+import { USERS, type Seeded, type TestApp, startTestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
 import { buttonValue, findElements, renderedText, visibleText } from '../harness/text';
 import { card, threadTexts, waitForWatch } from '../poller-e2e/helpers';
@@ -107,6 +107,17 @@ describe('the session console', () => {
     expect(connections.find((c) => c.connectionId === seeded.connections[0])?.connected).toBe(true);
   });
 
+  it('Kick on a console row (after Slack’s one dialog) disconnects that participant’s connection', async () => {
+    const { seeded, alias, channel } = await room(['Alice', 'Bob']);
+    t.emulator.control.advanceTime(6 * MINUTE);
+    const shown = await consoleOf(channel);
+    const since = t.slack.mark();
+    await t.click(ACTION.consoleKick, buttonValue(shown.body, ACTION.consoleKick), { user: USERS.moderator, channel, responseUrl: shown.responseUrl });
+    const notice = await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel, { since });
+    expect(renderedText(notice.body)).toContain(`disconnected *Alice (camera)* from session \`${alias}\``);
+    expect(session(seeded).connections.map((c) => c.connected)).toEqual([false, true]);
+  });
+
   it('/kick <name> says what to paste instead while Insights cannot name the connection', async () => {
     const { seeded, channel } = await room(['Chidi']);
     const res = await t.slash('/kick', 'chidi', { user: USERS.moderator, channel });
@@ -140,6 +151,34 @@ describe('the session console', () => {
     const res = await t.slash('/mute', 'zed', { user: USERS.moderator, channel });
     expect(renderedText((await res.waitForResponse()).body)).toContain('Nobody in `standup');
     expect(renderedText((await res.waitForResponse()).body)).toContain('Here now: Alice, Bob.');
+  });
+
+  it('Mute everyone on the console acts at once; /mute-all and /unmute-all are noted too, and the console words each', async () => {
+    const { seeded, alias, channel } = await room(['Alice', 'Bob']);
+    const first = await consoleOf(channel);
+    let since = t.slack.mark();
+    await t.click(ACTION.consoleMuteAll, buttonValue(first.body, ACTION.consoleMuteAll), { user: USERS.moderator, channel, responseUrl: first.responseUrl });
+    await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel, { since });
+    expect(session(seeded).mute.active).toBe(true);
+    let text = (await consoleOf(channel)).text;
+    expect(text).toMatch(new RegExp(`:mute: Everyone in \`${alias}\` muted by <@${USERS.moderator}> at .* via Mute everyone;`));
+    expect(text.split('*Bob*')[1]!.split('\n')[1]).toMatch(/^:mute: muted by .* via Mute everyone$/);
+
+    since = t.slack.mark();
+    await t.slash('/unmute-all', '', { user: USERS.admin, channel });
+    await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel, { since });
+    text = (await consoleOf(channel)).text;
+    expect(text).toContain(`Mute everyone turned off by <@${USERS.admin}>`);
+    expect(text.split('*Bob*')[1]!.split('\n')[1]).toBe(':speaker: no mute from vidops');
+
+    const card = await t.slash('/mute-all', `--except ${seeded.streams[0]}`, { user: USERS.moderator, channel });
+    const confirm = await card.waitForResponse();
+    since = t.slack.mark();
+    await t.click(ACTION.confirmMuteAll, buttonValue(confirm.body, ACTION.confirmMuteAll), { user: USERS.moderator, channel, responseUrl: card.responseUrl });
+    await t.waitForSlackCall('chat.postMessage', (c) => c.body.channel === channel, { since });
+    text = (await consoleOf(channel)).text;
+    expect(text).toMatch(/via \/mute-all \(except Alice\)/);
+    expect(text.split('*Alice*')[1]!.split('\n')[1]).toBe(':speaker: spared when everyone was muted');
   });
 
   it('/streams --post: a live card the poller keeps current, redrawn at once after a mute, ended when the session is empty', async () => {

@@ -36,7 +36,7 @@ describe('local mode against the video service named by VIDEO_API_URL', () => {
     expect(state.emulator).toEqual(expect.objectContaining({ embedded: false, sessionIds: [], sessions: [] }));
 
     expect(await page.command(`/streams ${sessionId}`)).toEqual({ ok: true });
-    await page.waitForMessage('1 stream in');
+    await page.waitForMessage('1 participant in');
   });
 
   it('answers the side panel with what it cannot do', async () => {

@@ -133,7 +133,7 @@ describe('local mode', () => {
   it('gives blocks Slack-style block ids, so the second of several same buttons acts on its own stream; response URLs replace the original', async () => {
     const before = (await page.state()).messages.length;
     expect(await page.command('/streams demo')).toEqual({ ok: true });
-    const list = await page.waitFor((s) => s.messages.slice(before).find((m) => /streams in demo/.test(m.text)), '/streams answer');
+    const list = await page.waitFor((s) => s.messages.slice(before).find((m) => /participants in demo/.test(m.text)), '/streams answer');
     const blocks = list.blocks as Array<{
       block_id?: string;
       elements?: Array<{ action_id?: string; value?: string }>;
@@ -343,7 +343,7 @@ describe('local mode', () => {
     expect(await page.post('/local/emulator/fault', { path: '/stream', status: 503, count: 20 })).toEqual(expect.objectContaining({ ok: true }));
     expect(await page.command('/streams demo')).toEqual({ ok: true });
     const failed = await page.waitFor((s) => s.messages.slice(before).find((m) => m.ephemeral), 'answer to /streams');
-    expect(failed.text).not.toMatch(/streams in demo/);
+    expect(failed.text).not.toMatch(/participants in demo/);
     expect((await page.post('/local/emulator/clear-faults')).ok).toBe(true);
 
     // A fault waits for the app: the page's own reads (state, archives) never use it up.
