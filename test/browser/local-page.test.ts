@@ -70,8 +70,8 @@ describeWithChromium('the local page', () => {
     await form.getByRole('radio', { name: /^Composed/ }).check();
     await form.getByLabel(/^Resolution/).waitFor();
     expect(await form.getByLabel('Name').inputValue()).toBe('Weekly review');
-    // The channel's session (the seeded one) is picked already.
-    expect(await form.getByRole('combobox', { name: 'Session' }).inputValue()).toContain(local.sessionId!.slice(0, 10));
+    // The channel's session (the seeded one) is picked already, named by its alias.
+    expect(await form.getByRole('combobox', { name: 'Session' }).inputValue()).toContain('demo');
     await screenshot(page, 'record-start-modal');
     await form.getByRole('button', { name: 'Start recording' }).click();
     // The app turns the form into a notice once the recording runs.
