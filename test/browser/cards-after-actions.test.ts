@@ -2,7 +2,8 @@
  * Cards that tell the truth after an action, in local mode (the poller running on its own, as in
  * production): a broadcast and a composer stopped from a typed command end up "stopped" on their
  * cards, name who stopped them and offer no Stop — on a desktop and on a phone. Before, a poll
- * that had read the resource just before the stop drew its older state back over the card.
+ * that had read the resource just before the stop drew its older state back over the card. The
+ * typed stop's question (one card, no dialog) names the session by its alias and fits the phone.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
@@ -45,6 +46,12 @@ describeWithChromium('cards after an action', () => {
         await messages().filter({ hasText: 'Only visible to you' }).last().getByRole('button', { name: button }).click();
         expect(await page.getByRole('dialog').count()).toBe(0);
       };
+      const noSidewaysScroll = async () => {
+        const { scrollWidth, clientWidth } = await page
+          .locator('html')
+          .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
+        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      };
       const stoppedBy = (card: Locator) =>
         card
           .getByText(/Stopped by/)
@@ -56,6 +63,12 @@ describeWithChromium('cards after an action', () => {
       const broadcast = messages().filter({ hasText: 'RTMP output' }).filter({ hasText: device }).first();
       await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor();
       await run('/broadcast stop');
+      // The question names the session by its alias (the raw ID only in its small print) and fits the screen.
+      const question = messages().filter({ hasText: 'Only visible to you' }).filter({ hasText: 'Stop broadcast' }).last();
+      await question.getByText(/of session demo\?/).waitFor();
+      await question.scrollIntoViewIfNeeded();
+      await noSidewaysScroll();
+      await screenshot(page, `confirmation-${device}`);
       await answerLast('Stop broadcast');
       await stoppedBy(broadcast);
       await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor({ state: 'detached' });
@@ -79,10 +92,7 @@ describeWithChromium('cards after an action', () => {
       await composer.scrollIntoViewIfNeeded();
       await screenshot(page, `cards-stopped-${device}`);
       // Nothing wider than the window (no sideways scrolling on a phone).
-      const { scrollWidth, clientWidth } = await page
-        .locator('html')
-        .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
-      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      await noSidewaysScroll();
       expect(errors).toEqual([]);
       await context.close();
     });
