@@ -143,8 +143,7 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
 /** The alias of a session known only by its ID (a button's value, a picker), if it has one. */
 export async function aliasOf(deps: Pick<Services, 'store' | 'logger'>, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
   try {
-    const aliases = await deps.store.listAliases(teamId);
-    return aliases.find((a) => a.sessionId === sessionId && a.projectName === projectName)?.alias;
+    return await deps.store.aliasOfSession(teamId, projectName, sessionId);
   } catch (error) {
     deps.logger.warn('could not look up the session’s alias; naming it by its ID', { error: (error as Error).message });
     return undefined;

@@ -196,6 +196,14 @@ export class PostgresStore implements VidopsStore {
     return rows.map(toSessionAlias);
   }
 
+  async aliasOfSession(teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ alias: string }>(
+      'SELECT alias FROM session_aliases WHERE team_id = $1 AND project_name = $2 AND session_id = $3 ORDER BY alias LIMIT 1',
+      [teamId, projectName, sessionId],
+    );
+    return rows[0]?.alias;
+  }
+
   async deleteAlias(teamId: string, alias: string): Promise<boolean> {
     const result = await this.pool.query('DELETE FROM session_aliases WHERE team_id = $1 AND alias = $2', [teamId, normalizeAlias(alias)]);
     return (result.rowCount ?? 0) > 0;

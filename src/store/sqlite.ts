@@ -187,6 +187,15 @@ export class SqliteStore implements VidopsStore {
     return rows.map(toSessionAlias);
   }
 
+  async aliasOfSession(teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
+    const row = this.statement('SELECT alias FROM session_aliases WHERE team_id = ? AND project_name = ? AND session_id = ? ORDER BY alias LIMIT 1').get(
+      teamId,
+      projectName,
+      sessionId,
+    ) as { alias: string } | undefined;
+    return row?.alias;
+  }
+
   async deleteAlias(teamId: string, alias: string): Promise<boolean> {
     const result = this.statement('DELETE FROM session_aliases WHERE team_id = ? AND alias = ?').run(teamId, normalizeAlias(alias));
     return result.changes > 0;

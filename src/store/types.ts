@@ -99,6 +99,8 @@ export interface Store {
   /** Alphabetical; `prefix` matches case-insensitively. */
   listAliases(teamId: string, prefix?: string, limit?: number): Promise<SessionAlias[]>;
   deleteAlias(teamId: string, alias: string): Promise<boolean>;
+  /** The alias a session is called by (the first alphabetically when it has several), if any. */
+  aliasOfSession(teamId: string, projectName: string, sessionId: string): Promise<string | undefined>;
 
   /** Records a use; keeps only the newest uses per team (bounded). */
   touchRecentSession(entry: RecentSession): Promise<void>;

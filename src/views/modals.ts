@@ -29,7 +29,7 @@ export function muteEveryoneModal(initialSession?: PlainTextOption): ModalView {
         block_id: BLOCK.noticeChannel,
         optional: true,
         label: plain('Tell this channel'),
-        hint: plain('The notice saying you muted everyone, with Undo, goes there; left empty, to the session’s channel.'),
+        hint: plain('The notice saying you muted everyone, with Undo, goes there; left empty, to the session’s channel, or to you when it has none.'),
         element: {
           type: 'conversations_select',
           action_id: ACTION.noticeChannel,

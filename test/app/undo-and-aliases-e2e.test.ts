@@ -99,6 +99,25 @@ describe('Undo on reversible notices, aliases on every notice and question', () 
       expect(t.emulator.control.getSession(t.project.apiKey, s.sessionId).streams.find((st) => st.streamId === joined)?.muted).toBe(false);
     });
 
+    it('where the app may not post, the notice and its Undo reach the asker only; Undo replaces that notice', async () => {
+      const s = await aliased('private-room');
+      t.slack.setNotInChannel('C0PRIVATE');
+      const res = await t.slash('/mute-all', 'private-room', { user: USERS.moderator, channel: 'C0PRIVATE' });
+      const notice = await res.waitForResponse((r) => findElements(r.body, ACTION.undoMuteAll).length > 0);
+      expect(notice.body.response_type).toBe('ephemeral');
+      expect(muteState(s).active).toBe(true);
+      const since = t.slack.mark();
+      await t.click(ACTION.undoMuteAll, buttonValue(notice.body, ACTION.undoMuteAll), {
+        user: USERS.moderator,
+        channel: 'C0PRIVATE',
+        responseUrl: res.responseUrl,
+      });
+      const replaced = await res.waitForResponse((r) => r.body.replace_original === true, { since });
+      expect(renderedText(replaced.body)).toContain(`Undone by <@${USERS.moderator}>`);
+      expect(findElements(replaced.body, ACTION.undoMuteAll)).toEqual([]);
+      expect(muteState(s).active).toBe(false);
+    });
+
     it('/mute of one stream acts at once and says that only the participant can undo it', async () => {
       const s = await aliased('one-stream');
       const since = t.slack.mark();

@@ -2,7 +2,8 @@
  * Cards that tell the truth after an action, in local mode (the poller running on its own, as in
  * production): a broadcast and a composer stopped from a typed command end up "stopped" on their
  * cards, name who stopped them and offer no Stop — on a desktop and on a phone. Before, a poll
- * that had read the resource just before the stop drew its older state back over the card.
+ * that had read the resource just before the stop drew its older state back over the card. The
+ * typed stop's question (one card, no dialog) names the session by its alias and fits the phone.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
@@ -40,10 +41,16 @@ describeWithChromium('cards after an action', () => {
         await composer.press('Enter');
       };
       const messages = () => page.getByRole('region', { name: 'Messages' }).getByRole('article');
-      const confirmLast = async (button: string) => {
+      // A typed stop answers with one card only the asker sees: it is the question, so its button acts (no dialog).
+      const answerLast = async (button: string) => {
         await messages().filter({ hasText: 'Only visible to you' }).last().getByRole('button', { name: button }).click();
-        // The confirm dialog's confirming button comes last (Slack's order: deny, confirm).
-        await page.getByRole('dialog').getByRole('button').last().click();
+        expect(await page.getByRole('dialog').count()).toBe(0);
+      };
+      const noSidewaysScroll = async () => {
+        const { scrollWidth, clientWidth } = await page
+          .locator('html')
+          .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
+        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
       };
       const stoppedBy = (card: Locator) =>
         card
@@ -56,7 +63,13 @@ describeWithChromium('cards after an action', () => {
       const broadcast = messages().filter({ hasText: 'RTMP output' }).filter({ hasText: device }).first();
       await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor();
       await run('/broadcast stop');
-      await confirmLast('Stop broadcast');
+      // The question names the session by its alias (the raw ID only in its small print) and fits the screen.
+      const question = messages().filter({ hasText: 'Only visible to you' }).filter({ hasText: 'Stop broadcast' }).last();
+      await question.getByText(/of session demo\?/).waitFor();
+      await question.scrollIntoViewIfNeeded();
+      await noSidewaysScroll();
+      await screenshot(page, `confirmation-${device}`);
+      await answerLast('Stop broadcast');
       await stoppedBy(broadcast);
       await broadcast.getByRole('button', { name: 'Stop broadcast' }).waitFor({ state: 'detached' });
 
@@ -67,7 +80,7 @@ describeWithChromium('cards after an action', () => {
         .first();
       await composer.getByRole('button', { name: 'Stop' }).waitFor();
       await run('/render stop');
-      await confirmLast('Stop composer');
+      await answerLast('Stop composer');
       await stoppedBy(composer);
       await composer.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'detached' });
 
@@ -79,10 +92,7 @@ describeWithChromium('cards after an action', () => {
       await composer.scrollIntoViewIfNeeded();
       await screenshot(page, `cards-stopped-${device}`);
       // Nothing wider than the window (no sideways scrolling on a phone).
-      const { scrollWidth, clientWidth } = await page
-        .locator('html')
-        .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
-      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      await noSidewaysScroll();
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -137,6 +137,17 @@ export function describeStoreContract(createStore: StoreFactory): void {
       expect(await store.listAliases(TEAM)).toEqual([alias({ alias: 'standup', sessionId: 'S2', createdBy: 'U002', createdAt: 5 })]);
     });
 
+    it('finds the alias of a session (the first of several), of that project and team only', async () => {
+      await store.putAlias(alias({ alias: 'standup', sessionId: 'S1' }));
+      await store.putAlias(alias({ alias: 'daily', sessionId: 'S1' }));
+      await store.putAlias(alias({ alias: 'other', sessionId: 'S2' }));
+      await store.putAlias(alias({ teamId: OTHER_TEAM, alias: 'elsewhere', sessionId: 'S3' }));
+      expect(await store.aliasOfSession(TEAM, 'prod', 'S1')).toBe('daily');
+      expect(await store.aliasOfSession(TEAM, 'staging', 'S1')).toBeUndefined();
+      expect(await store.aliasOfSession(TEAM, 'prod', 'S3')).toBeUndefined();
+      expect(await store.aliasOfSession(OTHER_TEAM, 'prod', 'S3')).toBe('elsewhere');
+    });
+
     it('lets two teams use the same alias', async () => {
       await store.putAlias(alias({ sessionId: 'S1' }));
       await store.putAlias(alias({ teamId: OTHER_TEAM, sessionId: 'S2' }));
