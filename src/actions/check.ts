@@ -17,6 +17,7 @@ import {
   type CheckValue,
   CheckValueSchema,
   archiveCheckMessage,
+  recordingsCheckMessage,
   broadcastCheckMessage,
   sessionCheckMessage,
   streamCheckMessage,
@@ -49,6 +50,8 @@ function auditTarget(value: Exclude<CheckValue, { k: 'rerun' }>): string {
       return `stream ${value.t} in session ${value.s}`;
     case 'session':
       return `session ${value.s}`;
+    case 'recordings':
+      return `recordings of session ${value.s}`;
   }
 }
 
@@ -65,14 +68,14 @@ async function readBack(ix: Interaction, value: Exclude<CheckValue, { k: 'rerun'
         return streamCheckMessage(value, await video.streams.get(value.s, value.t));
       case 'session':
         return sessionCheckMessage(value, (await video.streams.list(value.s)).items);
+      case 'recordings':
+        return recordingsCheckMessage(value, (await video.archives.list({ sessionId: value.s, count: 50 })).items);
     }
   } catch (error) {
     if (error instanceof VideoNotFoundError && value.k === 'stream') return streamGoneMessage(value);
     if (error instanceof VideoNotFoundError && value.k === 'session') return sessionCheckMessage(value, []);
     ix.logger.warn('checking after an unanswered change failed', { check: value.k, error });
-    return warning(
-      describeError(error, { operation: 'list-streams', project: value.p, ...(value.k === 'stream' || value.k === 'session' ? { sessionId: value.s } : {}) }),
-    );
+    return warning(describeError(error, { operation: 'list-streams', project: value.p, ...('s' in value ? { sessionId: value.s } : {}) }));
   }
 }
 

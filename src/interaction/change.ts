@@ -6,13 +6,15 @@
  * first, the asker hears that the change may or may not have taken effect, with a Check button,
  * the audit row says the outcome is unknown, and the late answer is logged and dropped.
  */
+import { VideoApiError } from '../api';
+import { mayHaveTakenEffect } from '../api/errors';
 import type { Snapshot, WatchKind } from '../poller/snapshot';
 import type { CardModel } from '../poller/watch';
 import type { ProjectClient } from '../services';
 import { type AnnounceResult, announce, replyEphemeral } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
 import { type ErrorContext, auditErrorCode, errorMessage } from '../views/errors';
-import { type CheckTarget, type CheckValue, changeNoAnswerMessage } from '../views/still-waiting';
+import { type CheckTarget, type CheckValue, changeNoAnswerMessage, withCheckButton } from '../views/still-waiting';
 import { recordAudit } from './audit';
 import { type CardAction, applyToCards } from './cards';
 import type { Interaction } from './interaction';
@@ -72,7 +74,9 @@ export async function performChange<T>(ix: Interaction, change: Change<T>, optio
     if (error instanceof NoAnswerInTime) return noAnswer(ix, change, error, options);
     ix.logger.warn('video service call failed', { command: change.command, project: change.projectName, error });
     await recordAudit(ix, { ...audited, outcome: 'error', error: auditErrorCode(error) });
-    const message = change.failure ? await change.failure(error, video) : errorMessage(error, { project: change.projectName, ...change.errorContext! });
+    const worded = change.failure ? await change.failure(error, video) : errorMessage(error, { project: change.projectName, ...change.errorContext! });
+    // The answer was lost or late: the change may have been made, so offer to look.
+    const message = error instanceof VideoApiError && mayHaveTakenEffect(error) ? withCheckButton(worded, checkOf(change)) : worded;
     if (!options.quiet) await replyEphemeral(ix, message);
     return { ok: false, error, message };
   }

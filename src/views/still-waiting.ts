@@ -21,11 +21,16 @@ export const CheckValueSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('broadcast'), p: id, b: id, o: id }),
   z.object({ k: z.literal('stream'), p: id, s: id, a: z.string().optional(), t: id, o: id }),
   z.object({ k: z.literal('session'), p: id, s: id, a: z.string().optional(), o: id }),
+  z.object({ k: z.literal('recordings'), p: id, s: id, a: z.string().optional(), o: id }),
 ]);
 export type CheckValue = z.output<typeof CheckValueSchema>;
 /** What a change names to be checked; the change path adds its project and command. */
 export type CheckTarget =
-  { k: 'archive'; r: string } | { k: 'broadcast'; b: string } | { k: 'stream'; s: string; a?: string; t: string } | { k: 'session'; s: string; a?: string };
+  | { k: 'archive'; r: string }
+  | { k: 'broadcast'; b: string }
+  | { k: 'stream'; s: string; a?: string; t: string }
+  | { k: 'session'; s: string; a?: string }
+  | { k: 'recordings'; s: string; a?: string };
 
 export function stillWaitingMessage(): SlackMessage {
   return textMessage(':hourglass: Still waiting for the video service…', 'Still waiting for the video service…');
@@ -39,16 +44,24 @@ export function answeredElsewhereMessage(): SlackMessage {
   );
 }
 
+function checkButton(value: string) {
+  return button({ actionId: ACTION.checkVideo, text: 'Check', value, accessibilityLabel: 'Ask the video service again' });
+}
+
 function withCheck(sentence: string, check: CheckValue | undefined, without: string): SlackMessage {
   const value = check === undefined ? undefined : encodeValue(check);
   if (value === undefined || value.length > LIMITS.buttonValue) return textMessage(`:warning: ${sentence} ${without}`);
   return {
     text: textMessage(`:warning: ${sentence}`).text,
-    blocks: [
-      section(`:warning: ${sentence}`),
-      actions([button({ actionId: ACTION.checkVideo, text: 'Check', value, accessibilityLabel: 'Ask the video service again' })]),
-    ],
+    blocks: [section(`:warning: ${sentence}`), actions([checkButton(value)])],
   };
+}
+
+/** A failure whose outcome is unknown (the answer was lost or unreadable) gets the same Check button, when there is room. */
+export function withCheckButton(message: SlackMessage, check: CheckValue | undefined): SlackMessage {
+  const value = check === undefined ? undefined : encodeValue(check);
+  if (value === undefined || value.length > LIMITS.buttonValue || message.blocks.length >= LIMITS.messageBlocks) return message;
+  return { ...message, blocks: [...message.blocks, actions([checkButton(value)])] };
 }
 
 /** The bound passed on a read: nothing to show; Check asks again. */
@@ -108,4 +121,15 @@ export function sessionCheckMessage(value: { s: string; a?: string; o: string },
       ? ' The video service does not report mute state, so the change cannot be read back; doing it again does no harm.'
       : '';
   return textMessage(`${who} in session ${sessionWords(value)}.${mute}`);
+}
+
+/** The recordings of a session a `/record start` may have started, newest first. */
+export function recordingsCheckMessage(
+  value: { s: string; a?: string },
+  archives: readonly { id: string; status: string; createdAt?: number }[],
+): SlackMessage {
+  if (archives.length === 0) return textMessage(`Session ${sessionWords(value)} has no recordings: nothing was started.`);
+  const lines = archives.slice(0, 5).map((a) => `${statusIcon(a.status)} ${code(a.id)}: ${escapeAndTruncate(statusLabel(a.status), 100)}`);
+  const more = archives.length > lines.length ? `\n…and ${archives.length - lines.length} more (\`/record list\`)` : '';
+  return textMessage(`Recordings of session ${sessionWords(value)}, newest first:\n${lines.join('\n')}${more}`);
 }

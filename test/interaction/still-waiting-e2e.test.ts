@@ -184,6 +184,34 @@ describe('never silent while the video service hangs', () => {
     expect(visibleText(checked.body)).toContain('muting again does no harm');
   });
 
+  it('an answer lost before the bound (the connection dropped) also says "may or may not" and offers Check', async () => {
+    const seeded = t.seedSession({ streams: 1, names: ['Eve'] });
+    const streamId = seeded.streams[0]!;
+    t.emulator.control.injectFault({ method: 'POST', path: `/stream/${streamId}/mute`, kind: 'reset' });
+    const res = await t.slash('/mute', `${streamId} ${seeded.sessionId}`);
+    const failed = await res.waitForResponse(has('may or may not have been made'));
+    const since = t.slack.mark();
+    await t.click(ACTION.checkVideo, buttonValue(failed.body, ACTION.checkVideo), { responseUrl: res.responseUrl });
+    const checked = await res.waitForResponse(() => true, { since });
+    expect(visibleText(checked.body)).toContain(`Stream \`${streamId}\` (Eve, camera) is publishing`);
+  });
+
+  it('/record start whose answer was lost: Check lists the session’s recordings', async () => {
+    const seeded = t.seedSession({ streams: 1 });
+    t.emulator.control.injectFault({ method: 'POST', path: '/archive$', kind: 'reset' });
+    const res = await t.slash('/record', `start ${seeded.sessionId}`);
+    const failed = await res.waitForResponse(has('may or may not have been made'));
+    let since = t.slack.mark();
+    await t.click(ACTION.checkVideo, buttonValue(failed.body, ACTION.checkVideo), { responseUrl: res.responseUrl });
+    const none = await res.waitForResponse(() => true, { since });
+    expect(visibleText(none.body)).toContain(`Session \`${seeded.sessionId}\` has no recordings: nothing was started.`);
+    const archive = await t.services.projects.client('prod').archives.start({ sessionId: seeded.sessionId });
+    since = t.slack.mark();
+    await t.click(ACTION.checkVideo, buttonValue(failed.body, ACTION.checkVideo), { responseUrl: res.responseUrl });
+    const one = await res.waitForResponse(() => true, { since });
+    expect(visibleText(one.body)).toContain(`${archive.id}: Recording`);
+  });
+
   it('Check is re-authorized on click: a viewer may check, someone without a role may not', async () => {
     const seeded = t.seedSession({ streams: 1 });
     const streamId = seeded.streams[0]!;

@@ -43,6 +43,7 @@ export async function startRecording(
       projectName: s.projectName,
       channelId: settings.channelId,
       call: (video) => video.archives.start({ sessionId: s.sessionId, ...options }),
+      check: { k: 'recordings', s: s.sessionId, ...(s.alias ? { a: s.alias } : {}) },
       notice: (archive) =>
         recordingKind.render({
           resourceId: archive.id,
