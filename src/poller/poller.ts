@@ -159,6 +159,8 @@ export class Poller {
   readonly #claimLimits = new Map<string, number>();
   /** Watches kept between polls (`keepLeases`), by id. */
   readonly #kept = new Map<string, Lease>();
+  /** The leases of the cycle in progress: a hint for one of them may come after its read. */
+  #polling: ReadonlyMap<string, Lease> = new Map();
   readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> &
     Pick<PollerOptions, 'renderCard'> & { holdMs: number };
   readonly #maxAges: Readonly<Record<WatchKind, number>>;
@@ -209,7 +211,7 @@ export class Poller {
     const matched = await this.#store.expedite(filter, now);
     for (const lease of this.#kept.values()) {
       if (!matchesFilter(lease.watch, filter)) continue;
-      lease.repoll = true;
+      if (this.#polling.get(lease.watch.id) === lease) lease.repoll = true;
       if (lease.watch.nextPollAt > now) lease.watch = { ...lease.watch, nextPollAt: now };
     }
     if (matched > 0) this.#ticker.trigger();
@@ -232,7 +234,12 @@ export class Poller {
     for (const lease of await this.#confirm(keptDue.filter((lease) => this.#kept.get(lease.watch.id) === lease))) leases.set(lease.watch.id, lease);
     report.claimed = claimed.length;
     report.kept = leases.size - claimed.length;
-    if (leases.size > 0) await this.#pollLeases(leases, now, report);
+    this.#polling = leases;
+    try {
+      if (leases.size > 0) await this.#pollLeases(leases, now, report);
+    } finally {
+      this.#polling = new Map();
+    }
     await this.#release(this.#takeKept((lease) => lease.releaseAt <= now));
     if (leases.size > 0) this.#logger.debug('poll cycle', { ...report });
     return report;

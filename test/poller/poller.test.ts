@@ -506,6 +506,29 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect((await s.store.getWatch(id))?.repollRequested).toBe(false);
   });
 
+  it('polls a kept watch again at once when a hint arrives while it is being read, and only then', async () => {
+    const s = setup({ keepLeases: true });
+    const id = await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    // A single watch of its session is read by GET.
+    const get = s.service.archives.get;
+    let hinted = false;
+    s.service.archives.get = async (...args) => {
+      if (!hinted) {
+        hinted = true;
+        await s.poller.pollNow({ resourceId: 'A1' });
+      }
+      return get(...args);
+    };
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1 });
+    jest.setSystemTime(T0 + 3_500);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1 });
+    jest.setSystemTime(T0 + 4_000);
+    expect(await s.poller.runCycle()).toMatchObject({ polled: 0 });
+    expect((await s.store.getWatch(id))?.leaseOwner).toBe('poller-1:1');
+  });
+
   it('writes a failed read at once and backs the project off, as without keeping', async () => {
     const s = setup({ keepLeases: true });
     const id = await addArchive(s, 'A1');
