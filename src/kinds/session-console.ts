@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { type ConsoleSnapshot, type ConsoleStream, GONE, type MuteState, type StreamMute } from '../poller/snapshot';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
 import { type KnownBlock, LIMITS, type SlackMessage, actions, button, context, fallbackText, header, section } from '../views/blocks';
+import { dialogFor } from '../views/confirmation-policy';
 import { ACTION } from '../views/ids';
 import { encodeValue, sessionTarget } from '../views/values';
 import { type ResourceKind, actionsContext } from './kind';
@@ -107,12 +108,12 @@ function rowButtons(s: ConsoleSession, stream: ConsoleStream): KnownBlock {
       text: 'Kick',
       value: encodeValue(target),
       accessibilityLabel: `Disconnect ${plainWho}`,
-      confirm: {
+      ...dialogFor('kick', 'clicked', {
         title: `Disconnect ${plainWho}?`,
         text: `${strongName(stream)} (${videoTypeText(stream.videoType)}) will be dropped from ${sessionWords(s)}. They can rejoin if their app reconnects.`,
         confirm: 'Disconnect',
         danger: true,
-      },
+      }),
     }),
   ]);
 }

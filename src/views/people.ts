@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { participantLabel, participantText } from '../kinds/session-console';
 import { code, escapeAndTruncate, userMention } from '../slack/mrkdwn';
 import { type KnownBlock, type SlackMessage, actions, button, context, fallbackText, section } from './blocks';
+import { dialogFor } from './confirmation-policy';
 import { ACTION } from './ids';
 import { type SessionRef, footer, sessionText } from './notices';
 import { KickTargetSchema, StreamTargetSchema, encodeValue, sessionTarget } from './values';
@@ -90,6 +91,7 @@ export function kickPersonCard(s: SessionRef, connectionId: string, streams: rea
         style: 'danger',
         value: encodeValue({ ...sessionTarget(s), c: connectionId, ...(streams.length > 0 ? { n: who.slice(0, 200) } : {}) }),
         accessibilityLabel: `Disconnect ${who}`,
+        ...dialogFor('kick', 'typed', { title: 'Disconnect?', text: question, confirm: 'Disconnect', danger: true }),
       }),
       button({ actionId: ACTION.cancel, text: 'Cancel' }),
     ]),

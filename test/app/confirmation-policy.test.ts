@@ -172,6 +172,18 @@ describe('one confirmation policy: how often vidops asks, per action and way', (
       },
     ],
     [
+      'kick',
+      'clicked',
+      async () => {
+        const s = session();
+        // Advanced Insights names who publishes a stream, about 5 minutes after it starts.
+        t.emulator.control.setAdvancedInsights(apiKey(), true);
+        t.emulator.control.advanceTime(6 * 60_000);
+        const console = await answer('/streams', s.sessionId);
+        return clicked(console, ACTION.consoleKick, () => s.connections.some((c) => connected(s, c) === false));
+      },
+    ],
+    [
       'record stop',
       'typed',
       async () => {

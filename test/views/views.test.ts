@@ -16,7 +16,6 @@ import { sessionCommand } from '../../src/commands/session';
 import { auditChannelMessage, auditListMessage } from '../../src/views/audit';
 import { clampMrkdwn, stripMrkdwn, textMessage } from '../../src/views/blocks';
 import { aliasesMessage, channelBoundNotice, channelDefaultsMessage } from '../../src/views/channel';
-import { kickConfirmCard } from '../../src/views/confirm';
 import { deniedMessage } from '../../src/views/denied';
 import { describeError, errorMessage } from '../../src/views/errors';
 import { appHelp, commandHelp } from '../../src/views/help';
@@ -114,7 +113,7 @@ describe('message builders stay within Block Kit limits and escape user text', (
       ),
     ],
     ['mute-all undone', muteAllUndoneNotice('U0MOD', 'U0ADMIN', s, ['x1'])],
-    ['kick confirm', kickConfirmCard(s, 'e9f8c166-6c67-440d-994a-04fb6dfed007')],
+    ['kick confirm', kickPersonCard(s, 'e9f8c166-6c67-440d-994a-04fb6dfed007', [{ id: 'st-1', name: 'Bob', videoType: 'camera' }])],
     ['denied', deniedMessage({ what: '/mute-all', required: 'moderator', actual: 'viewer', admins: ['U1', 'U2'], uncheckedGroups: ['S1'] })],
     ['usage', usageMessage('/mute', { problem: EVIL, usage: ['/mute <stream-id>'], example: '/mute abc' })],
     [
@@ -194,10 +193,10 @@ describe('message builders stay within Block Kit limits and escape user text', (
   });
 
   it('the /kick card is the one question: a danger button without a dialog', () => {
-    const danger = JSON.parse(JSON.stringify(kickConfirmCard(s, 'c1').blocks))
+    const danger = JSON.parse(JSON.stringify(kickPersonCard(s, 'c1', []).blocks))
       .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
       .find((e: { style?: string }) => e.style === 'danger');
-    expect(danger.action_id).toBe(ACTION.confirmKick);
+    expect(danger.action_id).toBe(ACTION.kickPerson);
     expect(danger.confirm).toBeUndefined();
   });
 
