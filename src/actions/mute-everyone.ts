@@ -14,7 +14,7 @@ import type { Interaction } from '../interaction/interaction';
 import { aliasOf, decodeSessionOption, encodeSessionOption, sessionChannel } from '../interaction/session-ref';
 import { visibleSessions } from '../rbac/visibility';
 import type { Services } from '../services';
-import { code } from '../slack/mrkdwn';
+import { channelMention, code } from '../slack/mrkdwn';
 import { openFormOrSay } from '../slack/slack-failure';
 import { type SlackMessage, textMessage } from '../views/blocks';
 import { ACTION, BLOCK, CALLBACK } from '../views/ids';
@@ -71,7 +71,7 @@ async function denialWithoutProject(ix: Interaction): Promise<SlackMessage> {
 
 /** The form's last word: done, and where the notice (with its Undo) went. */
 function mutedMessage(s: SessionRef, announced: AnnounceResult): SlackMessage {
-  const where = announced.delivered === 'channel' && announced.channel ? ` The notice, with *Undo*, is in <#${announced.channel}>.` : '';
+  const where = announced.delivered === 'channel' && announced.channel ? ` The notice, with *Undo*, is in ${channelMention(announced.channel)}.` : '';
   return textMessage(`:white_check_mark: Everyone in session ${code(s.alias ?? s.sessionId)} is muted.${where}`);
 }
 

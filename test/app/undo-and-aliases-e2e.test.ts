@@ -248,7 +248,7 @@ describe('Undo on reversible notices, aliases on every notice and question', () 
     it('/kick and /record stop: the question names the alias; the raw ID only in its context line', async () => {
       const kick = await t.slash('/kick', s.connections[0]!, { user: USERS.moderator, channel: CH });
       const question = (await kick.waitForResponse()).body;
-      expect(renderedText(question)).toContain('from session `design-review`?');
+      expect(renderedText(question)).toContain('from `design-review`?');
       expect(rawOutsideContext(question, s.sessionId)).toEqual([]);
 
       const since = t.slack.mark();

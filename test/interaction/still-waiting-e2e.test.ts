@@ -78,7 +78,7 @@ describe('never silent while the video service hangs', () => {
     await streams.waitForResponse();
     // No waiting line; that none comes later either (the timers end with the request) is the unit test's.
     expect(fast.slack.responsesTo(mute.responseId)).toEqual([]);
-    expect(texts(fast.slack.responsesTo(streams.responseId))).toEqual([expect.stringContaining('Streams in')]);
+    expect(texts(fast.slack.responsesTo(streams.responseId))).toEqual([expect.stringContaining('Session console')]);
     expect(fast.slack.responses.some(has(STILL_WAITING))).toBe(false);
   });
 
@@ -123,7 +123,7 @@ describe('never silent while the video service hangs', () => {
     const res = await t.slash('/streams', seeded.sessionId);
     const waiting = await res.waitForResponse(has(STILL_WAITING));
     t.emulator.control.releaseHangs();
-    const list = await res.waitForResponse(has('Streams in'), { since: waiting.seq + 1 });
+    const list = await res.waitForResponse(has('Session console'), { since: waiting.seq + 1 });
     expect(list.body).toMatchObject({ replace_original: true });
     expect(visibleText(list.body)).toContain('Alice');
     expect(t.slack.responsesTo(res.responseId)).toHaveLength(2);
@@ -134,7 +134,10 @@ describe('never silent while the video service hangs', () => {
     const archive = await t.services.projects.client('prod').archives.start({ sessionId: seeded.sessionId });
     t.emulator.control.injectFault({ method: 'POST', path: `/archive/${archive.id}/stop`, kind: 'hang' });
     const res = await t.slash('/record', `stop ${archive.id}`);
-    const waiting = await res.waitForResponse(has(STILL_WAITING));
+    // Stopping is irreversible: the command's card is the one question, and its button stops.
+    const question = await res.waitForResponse((r) => findElements(r.body, RECORD_ACTION.stop).length > 0);
+    await t.click(RECORD_ACTION.stop, buttonValue(question.body, RECORD_ACTION.stop), { responseUrl: res.responseUrl });
+    const waiting = await res.waitForResponse(has(STILL_WAITING), { since: question.seq + 1 });
     const bound = await res.waitForResponse(has('may or may not have taken effect'), { since: waiting.seq + 1 });
     expect(visibleText(bound.body)).toContain('The video service did not answer within 2 s: the `/record stop` may or may not have taken effect.');
     expect(bound.body).toMatchObject({ replace_original: true, response_type: 'ephemeral' });
@@ -162,7 +165,8 @@ describe('never silent while the video service hangs', () => {
     await t.click(ACTION.checkVideo, check, { responseUrl: res.responseUrl });
     const stopped = await res.waitForResponse(() => true, { since: again });
     expect(visibleText(stopped.body)).toContain('Stopped — the file is being processed');
-    expect(texts(t.slack.responsesTo(res.responseId))).toHaveLength(4);
+    // The question, the waiting line, the bound and two checks: each replaced the one before.
+    expect(texts(t.slack.responsesTo(res.responseId))).toHaveLength(5);
   });
 
   it('/mute hanging past the bound, then Check after the fault is cleared: what can be known of the stream', async () => {
@@ -237,12 +241,12 @@ describe('never silent while the video service hangs', () => {
     // The held read answers late: dropped, the bound's answer stands.
     t.emulator.control.releaseHangs();
     await logs.waitFor('an answer after the bound was dropped');
-    expect(t.slack.responsesTo(res.responseId).filter(has('Streams in'))).toEqual([]);
+    expect(t.slack.responsesTo(res.responseId).filter(has('Session console'))).toEqual([]);
 
     const since = t.slack.mark();
     await t.click(ACTION.checkVideo, buttonValue(bound.body, ACTION.checkVideo), { responseUrl: res.responseUrl });
     const list = await res.waitForResponse(() => true, { since });
-    expect(visibleText(list.body)).toContain('Streams in');
+    expect(visibleText(list.body)).toContain('Session console');
     expect(visibleText(list.body)).toContain('Dana');
     expect(list.body).toMatchObject({ replace_original: true });
   });

@@ -182,12 +182,12 @@ describe('local mode', () => {
     expect(await page.command(`/kick ${chidi.connectionId} demo`)).toEqual({ ok: true });
     const question = await page.waitFor((s) => s.messages.find((m) => m.ephemeral && m.text.startsWith('Disconnect')), 'kick question');
     const confirm = (question.blocks as Array<{ block_id: string; elements?: Array<{ action_id?: string }> }>).find((b) =>
-      b.elements?.some((e) => e.action_id === 'vidops.kick.confirm'),
+      b.elements?.some((e) => e.action_id === 'vidops.people.kick'),
     )!;
     expect(
       await page.post('/local/action', {
         container: { type: 'message', channel: CHANNEL, ts: question.ts },
-        actionId: 'vidops.kick.confirm',
+        actionId: 'vidops.people.kick',
         blockId: confirm.block_id,
       }),
     ).toEqual({ ok: true });
