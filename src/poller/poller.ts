@@ -368,6 +368,7 @@ export class Poller {
             outbox: [],
           },
         })),
+        { releasing: true },
       );
     }
   }
@@ -530,7 +531,7 @@ export class Poller {
   }
 
   /** Writes the polls, each under its own lease's owner; the watches are no longer kept. */
-  async #write(polls: readonly { lease: Lease; outcome: PollOutcome }[]): Promise<void> {
+  async #write(polls: readonly { lease: Lease; outcome: PollOutcome }[], options: { releasing?: boolean } = {}): Promise<void> {
     const byOwner = new Map<string, CompletedPoll[]>();
     for (const { lease, outcome } of polls) {
       if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);
@@ -538,7 +539,7 @@ export class Poller {
       if (owned) owned.push({ watchId: lease.watch.id, outcome });
       else byOwner.set(lease.owner, [{ watchId: lease.watch.id, outcome }]);
     }
-    await Promise.all([...byOwner].map(([owner, owned]) => this.#complete(owner, owned)));
+    await Promise.all([...byOwner].map(([owner, owned]) => this.#complete(owner, owned, options)));
   }
 
   /**
@@ -562,7 +563,7 @@ export class Poller {
   }
 
   /** Writes the polls; when the store fails, every watch of the chunk stays leased and is retried after its lease. */
-  async #complete(owner: string, polls: readonly CompletedPoll[]): Promise<void> {
+  async #complete(owner: string, polls: readonly CompletedPoll[], options: { releasing?: boolean } = {}): Promise<void> {
     if (polls.length === 0) return;
     let written: boolean[];
     try {
@@ -572,7 +573,10 @@ export class Poller {
       return;
     }
     polls.forEach(({ watchId }, i) => {
-      if (!written[i]) this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId });
+      if (written[i]) return;
+      // A kept watch written back that an action, an unwatch or another poller took meanwhile: as it should be.
+      if (options.releasing) this.#logger.debug('a kept watch was taken back before it was given back', { watchId });
+      else this.#logger.warn('lease lost before the poll was written; another poller took over', { watchId });
     });
   }
 

@@ -540,13 +540,17 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect((await s.store.getWatch(id))?.leaseOwner).toBeUndefined();
   });
 
-  it('gives every kept watch back, with its schedule, when it stops', async () => {
+  it('gives every kept watch back, with its schedule, when it stops; one unwatched meanwhile is left alone, without a warning', async () => {
     const s = setup({ keepLeases: true });
     const id = await addArchive(s, 'A1');
+    const unwatched = await addArchive(s, 'A2', 'S2');
     await s.poller.runCycle();
+    await s.store.endWatch(unwatched, T0 + 500);
     await s.poller.stop();
     const released = await s.store.getWatch(id);
     expect(released).toMatchObject({ nextPollAt: T0 + 3_000, revision: 1 });
     expect(released?.leaseOwner).toBeUndefined();
+    expect(await s.store.getWatch(unwatched)).toMatchObject({ endedAt: T0 + 500, revision: 0 });
+    expect(s.logs).toEqual([]);
   });
 });
