@@ -5,7 +5,7 @@
  * confirmation). Every click checks the role again: a card can outlive a role.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { connectionOf, disconnectPerson, kickCardFor, muteOne } from '../commands/people';
+import { connectionOf, disconnectPerson, kickCardFor, muteOne, refreshPrivateConsole } from '../commands/people';
 import { postConsole } from '../commands/post-console';
 import { participantLabel } from '../kinds/session-console';
 import { authorize } from '../interaction/authorize';
@@ -66,7 +66,8 @@ export function register(app: App, services: Services): void {
       projectName: s.projectName,
     });
     if (!allowed) return;
-    await muteEveryone(ix, s, [], { via: MUTE_VIA.everyone });
+    const done = await muteEveryone(ix, s, [], { via: MUTE_VIA.everyone });
+    if (done.ok && body.container?.is_ephemeral === true) await refreshPrivateConsole(ix, s);
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION.consolePost, async ({ ack, body, action, respond, client }: ButtonArgs) => {

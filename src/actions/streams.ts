@@ -6,7 +6,8 @@ import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, SlackVi
 import { VideoNotFoundError } from '../api';
 import { authorize } from '../interaction/authorize';
 import { performChange } from '../interaction/change';
-import { MUTE_VIA, noteStreamMuted } from '../interaction/mute-state';
+import { muteOne, refreshPrivateConsole } from '../commands/people';
+import { MUTE_VIA } from '../interaction/mute-state';
 import type { Services } from '../services';
 import { replyEphemeral } from '../slack/respond';
 import { openFormOrSay } from '../slack/slack-failure';
@@ -14,7 +15,7 @@ import { textMessage, warning } from '../views/blocks';
 import { describeError } from '../views/errors';
 import { ACTION, BLOCK, CALLBACK } from '../views/ids';
 import { infoModal } from '../views/modals';
-import { layoutClassesNotice, muteStreamNotice } from '../views/notices';
+import { layoutClassesNotice } from '../views/notices';
 import { classListProblem, layoutClassesModal, parseClassList, parseLayoutMetadata } from '../views/streams';
 import { StreamTargetSchema, decodeValue, targetSession } from '../views/values';
 import { fromBlockAction, fromViewAction } from './context';
@@ -61,15 +62,8 @@ export function register(app: App, services: Services): void {
     const s = targetSession(target);
     const allowed = await authorize(ix, 'moderator', { what: '/mute', command: '/mute', target: `stream ${target.t}`, projectName: s.projectName });
     if (!allowed) return;
-    const done = await performChange(ix, {
-      command: '/mute',
-      target: `stream ${target.t} in session ${s.sessionId}`,
-      projectName: s.projectName,
-      errorContext: { operation: 'mute-stream', sessionId: s.sessionId, streamId: target.t },
-      call: (video) => video.moderation.muteStream(s.sessionId, target.t),
-      notice: () => muteStreamNotice(ix.userId, s, target.t, target.n),
-    });
-    if (done.ok) await noteStreamMuted(ix, s, target.t, MUTE_VIA.button, target.n);
+    const muted = await muteOne(ix, s, target.t, MUTE_VIA.button, target.n);
+    if (muted && body.container?.is_ephemeral === true) await refreshPrivateConsole(ix, s);
   });
 
   app.action<BlockAction<ButtonAction>>(ACTION.editLayoutClasses, async ({ ack, body, action, respond, client }: ButtonArgs) => {

@@ -47,6 +47,17 @@ export async function consoleNow(
   return { message: renderConsole({ session: s, streams, mutes, now, ...(card && { posted: card }) }), state: consoleSnapshot(streams, now, mutes) };
 }
 
+/**
+ * After a Mute or Mute everyone clicked on the private console: that console is drawn again in
+ * its place, so the asker sees the mute on the row they clicked (a posted console is redrawn by
+ * the change itself). Nothing is said when the streams cannot be read: the notice already was.
+ */
+export async function refreshPrivateConsole(ix: Interaction, s: ConsoleSession): Promise<void> {
+  const read = await readStreams(ix, s);
+  if (!read.ok) return;
+  await replyEphemeral(ix, (await consoleNow(ix, s, read.streams)).message, { replaceOriginal: true });
+}
+
 export type Whom = { type: 'person'; streams: Participant[] } | { type: 'id'; id: string } | { type: 'answered' };
 
 /** Whom `query` means; a picker or a "nobody" sentence is answered here (`answered`). */

@@ -39,7 +39,7 @@ describe('the session console', () => {
     const res = await t.slash('/streams', '', { user, channel });
     const reply = await res.waitForResponse();
     expect(reply.body.response_type).toBe('ephemeral');
-    return { body: reply.body, text: renderedText(reply.body), responseUrl: res.responseUrl };
+    return { body: reply.body, text: renderedText(reply.body), responseUrl: res.responseUrl, responseId: res.responseId };
   }
 
   const session = (seeded: Seeded) => t.emulator.control.getSession(t.project.apiKey, seeded.sessionId);
@@ -151,6 +151,23 @@ describe('the session console', () => {
     const res = await t.slash('/mute', 'zed', { user: USERS.moderator, channel });
     expect(renderedText((await res.waitForResponse()).body)).toContain('Nobody in `standup');
     expect(renderedText((await res.waitForResponse()).body)).toContain('Here now: Alice, Bob.');
+  });
+
+  it('Mute and Mute everyone on the private console draw it again in place, the mute on the row clicked', async () => {
+    const { seeded, channel } = await room(['Alice', 'Bob']);
+    const shown = await consoleOf(channel);
+    let since = t.slack.mark();
+    await t.click(ACTION.muteStream, buttonValue(shown.body, ACTION.muteStream), { user: USERS.moderator, channel, responseUrl: shown.responseUrl });
+    const redrawn = await t.slack.waitForResponse(shown.responseId, (r) => r.body.replace_original === true, { since });
+    const alice = renderedText(redrawn.body).split('*Alice*')[1]!.split('\n')[1];
+    expect(alice).toMatch(new RegExp(`^:mute: muted by <@${USERS.moderator}> at .* via the Mute button$`));
+    expect(renderedText(redrawn.body).split('*Bob*')[1]!.split('\n')[1]).toBe(':speaker: no mute from vidops');
+    expect(session(seeded).streams.map((st) => st.muted)).toEqual([true, false]);
+
+    since = t.slack.mark();
+    await t.click(ACTION.consoleMuteAll, buttonValue(redrawn.body, ACTION.consoleMuteAll), { user: USERS.moderator, channel, responseUrl: shown.responseUrl });
+    const again = await t.slack.waitForResponse(shown.responseId, (r) => r.body.replace_original === true, { since });
+    expect(renderedText(again.body).split('*Bob*')[1]!.split('\n')[1]).toMatch(/^:mute: muted by .* via Mute everyone$/);
   });
 
   it('Mute everyone on the console acts at once; /mute-all and /unmute-all are noted too, and the console words each', async () => {
