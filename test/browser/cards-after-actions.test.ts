@@ -5,9 +5,9 @@
  * that had read the resource just before the stop drew its older state back over the card. The
  * typed stop's question (one card, no dialog) names the session by its alias and fits the phone.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
-import { collectPageErrors, describeWithChromium, launchChromium, screenshot } from './chromium';
+import { describeWithChromium, expectNoSidewaysScroll, launchChromium, openLocalPage, screenshot } from './chromium';
 
 jest.setTimeout(180_000);
 
@@ -29,28 +29,11 @@ describeWithChromium('cards after an action', () => {
     [390, 844, 'phone'],
   ] as const) {
     test(`${device}: a stopped broadcast and composer say so and offer no Stop`, async () => {
-      const context = await browser.newContext({ viewport: { width, height } });
-      const page: Page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-      const errors = collectPageErrors(page);
-      await page.goto(local.url);
-      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
-      const run = async (line: string) => {
-        const composer = page.getByLabel('Slash command');
-        await composer.fill(line);
-        await composer.press('Enter');
-      };
-      const messages = () => page.getByRole('region', { name: 'Messages' }).getByRole('article');
+      const { context, page, errors, run, messages } = await openLocalPage(browser, local.url, { width, height });
       // A typed stop answers with one card only the asker sees: it is the question, so its button acts (no dialog).
       const answerLast = async (button: string) => {
         await messages().filter({ hasText: 'Only visible to you' }).last().getByRole('button', { name: button }).click();
         expect(await page.getByRole('dialog').count()).toBe(0);
-      };
-      const noSidewaysScroll = async () => {
-        const { scrollWidth, clientWidth } = await page
-          .locator('html')
-          .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
-        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
       };
       const stoppedBy = (card: Locator) =>
         card
@@ -67,7 +50,7 @@ describeWithChromium('cards after an action', () => {
       const question = messages().filter({ hasText: 'Only visible to you' }).filter({ hasText: 'Stop broadcast' }).last();
       await question.getByText(/of session demo\?/).waitFor();
       await question.scrollIntoViewIfNeeded();
-      await noSidewaysScroll();
+      await expectNoSidewaysScroll(page);
       await screenshot(page, `confirmation-${device}`);
       await answerLast('Stop broadcast');
       await stoppedBy(broadcast);
@@ -92,7 +75,7 @@ describeWithChromium('cards after an action', () => {
       await composer.scrollIntoViewIfNeeded();
       await screenshot(page, `cards-stopped-${device}`);
       // Nothing wider than the window (no sideways scrolling on a phone).
-      await noSidewaysScroll();
+      await expectNoSidewaysScroll(page);
       expect(errors).toEqual([]);
       await context.close();
     });

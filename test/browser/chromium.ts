@@ -64,3 +64,28 @@ export function describeWithChromium(name: string, body: () => void): void {
     describe(name, body);
   }
 }
+
+/** Fails unless nothing on the page is wider than the window (no sideways scrolling on a phone). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page
+    .locator('html')
+    .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}
+
+/** The local page at one screen size, once it is live: how a person types a command, and the channel's messages. */
+export async function openLocalPage(browser: Browser, url: string, viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  const errors = collectPageErrors(page);
+  await page.goto(url);
+  await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+  const run = async (line: string) => {
+    const composer = page.getByLabel('Slash command');
+    await composer.fill(line);
+    await composer.press('Enter');
+  };
+  const messages = () => page.getByRole('region', { name: 'Messages' }).getByRole('article');
+  return { context, page, errors, run, messages };
+}

@@ -4,18 +4,11 @@
  * by whom, `/kick <name>` asks once naming the person and the session, and nothing is wider than
  * the screen — at 390×844 and at 1440×900.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
-import { collectPageErrors, describeWithChromium, launchChromium, screenshot } from './chromium';
+import { describeWithChromium, expectNoSidewaysScroll, launchChromium, openLocalPage, screenshot } from './chromium';
 
 jest.setTimeout(180_000);
-
-async function noSidewaysScroll(page: Page): Promise<void> {
-  const { scrollWidth, clientWidth } = await page
-    .locator('html')
-    .evaluate((html) => ({ scrollWidth: (html as { scrollWidth: number }).scrollWidth, clientWidth: (html as { clientWidth: number }).clientWidth }));
-  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-}
 
 describeWithChromium('on-call from a phone', () => {
   let local: RunningLocal;
@@ -40,18 +33,7 @@ describeWithChromium('on-call from a phone', () => {
     [1440, 900, 'desktop'],
   ] as const) {
     test(`${device}: the console by alias, a mute marked, one question before a kick, nothing off the screen`, async () => {
-      const context = await browser.newContext({ viewport: { width, height } });
-      const page: Page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-      const errors = collectPageErrors(page);
-      await page.goto(local.url);
-      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
-      const run = async (line: string) => {
-        const composer = page.getByLabel('Slash command');
-        await composer.fill(line);
-        await composer.press('Enter');
-      };
-      const messages = () => page.getByRole('region', { name: 'Messages' }).getByRole('article');
+      const { context, page, errors, run, messages } = await openLocalPage(browser, local.url, { width, height });
       const privateAnswers = () => messages().filter({ hasText: 'Only visible to you' });
 
       await run('/streams');
@@ -62,7 +44,7 @@ describeWithChromium('on-call from a phone', () => {
       expect(header).toContain('demo');
       expect(header).not.toMatch(/[12]_[A-Za-z0-9_-]{20,}/);
       expect((await console1.textContent()) ?? '').not.toMatch(/muted by/i);
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, `console-${device}`);
 
       await run('/mute alice');
@@ -73,7 +55,7 @@ describeWithChromium('on-call from a phone', () => {
         .last();
       await console2.waitFor();
       expect((await console2.textContent()) ?? '').toMatch(/Alice[\s\S]*muted by/i);
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await console2.scrollIntoViewIfNeeded();
       await screenshot(page, `console-muted-${device}`);
 
@@ -92,7 +74,7 @@ describeWithChromium('on-call from a phone', () => {
       await question.waitFor();
       const asked = (await question.textContent()) ?? '';
       expect(asked).toContain('demo');
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await question.scrollIntoViewIfNeeded();
       await screenshot(page, `kick-question-${device}`);
       await question.getByRole('button', { name: 'Disconnect' }).click();
@@ -103,7 +85,7 @@ describeWithChromium('on-call from a phone', () => {
         .first()
         .waitFor();
       expect(await page.getByRole('dialog').count()).toBe(0);
-      await noSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       expect(errors).toEqual([]);
       await context.close();
     });
