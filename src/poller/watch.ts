@@ -292,8 +292,9 @@ export interface ClaimOptions {
  *   of polls costs one commit and a couple of round trips. The outbox head rule
  *   is `NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.team_id = o.team_id AND o2.channel_id =
  *   o.channel_id AND o2.id < o.id AND o2.delivered_at IS NULL AND o2.discarded_at IS NULL)`;
- *   claim those rows with `FOR UPDATE SKIP LOCKED` the same way. Indexes: watches(next_poll_at)
- *   WHERE ended_at IS NULL; outbox(team_id, channel_id, id) WHERE delivered_at IS NULL AND
+ *   claim those rows with `FOR UPDATE SKIP LOCKED` the same way. Indexes: watches(next_poll_at, id)
+ *   WHERE ended_at IS NULL AND lease_until IS NULL merged with watches(lease_until) WHERE ended_at
+ *   IS NULL AND lease_until IS NOT NULL (leases that ran out), so kept leases are not walked past; outbox(team_id, channel_id, id) WHERE delivered_at IS NULL AND
  *   discarded_at IS NULL; outbox(team_id, channel_id, delivered_at) WHERE delivered_at IS NOT
  *   NULL (pacing); UNIQUE outbox(idempotency_key).
  * - SQLite (one process owns the file). The same statements without `FOR UPDATE … SKIP LOCKED`

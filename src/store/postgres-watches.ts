@@ -46,12 +46,24 @@ const MATCHES_FILTER = `
 
 const filterValues = (f: WatchFilterRecord) => [f.project_name, f.kind, f.resource_id, f.session_id, f.team_id, f.channel_id];
 
-/** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
+/**
+ * Claimable watches in due order after a (next_poll_at, id) cursor (see `pickDue`): the unleased
+ * rows along `watches_due_unleased` merged with the rows whose lease ran out, found along
+ * `watches_lease_end`. Kept leases stay at the front of `watches_due` (their next_poll_at is their
+ * claim time), and neither index holds them, so the claim no longer scans past them.
+ */
 const DUE_PAGE = `
-  SELECT id, project_name, next_poll_at FROM watches
-  WHERE ended_at IS NULL AND next_poll_at <= $1::bigint
-    AND (next_poll_at, id) > ($2::bigint, $3::text)
-    AND (lease_until IS NULL OR lease_until <= $1::bigint)
+  (SELECT id, project_name, next_poll_at FROM watches
+   WHERE ended_at IS NULL AND lease_until IS NULL AND next_poll_at <= $1::bigint
+     AND (next_poll_at, id) > ($2::bigint, $3::text)
+   ORDER BY next_poll_at, id
+   LIMIT $4)
+  UNION ALL
+  (SELECT id, project_name, next_poll_at FROM watches
+   WHERE ended_at IS NULL AND lease_until IS NOT NULL AND lease_until <= $1::bigint AND next_poll_at <= $1::bigint
+     AND (next_poll_at, id) > ($2::bigint, $3::text)
+   ORDER BY next_poll_at, id
+   LIMIT $4)
   ORDER BY next_poll_at, id
   LIMIT $4`;
 

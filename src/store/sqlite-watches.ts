@@ -47,12 +47,27 @@ const INSERT_WATCH = `
           @project_name, @last_state, @card, @last_change_at, @next_poll_at, @created_at, @expires_at)
   ON CONFLICT (id) DO NOTHING`;
 
-/** Claimable watches in due order after a (next_poll_at, id) cursor, along `watches_due` (see `pickDue`). */
+/**
+ * Claimable watches in due order after a (next_poll_at, id) cursor (see `pickDue`): the unleased
+ * rows along `watches_due_unleased` merged with the rows whose lease ran out, found along
+ * `watches_lease_end`. Kept leases stay at the front of `watches_due` (their next_poll_at is their
+ * claim time), and neither index holds them, so the claim no longer walks past them.
+ */
 const DUE_PAGE = `
-  SELECT id, project_name, next_poll_at FROM watches INDEXED BY watches_due
-  WHERE ended_at IS NULL AND next_poll_at <= @now
-    AND (next_poll_at, id) > (@after_at, @after_id)
-    AND (lease_until IS NULL OR lease_until <= @now)
+  SELECT id, project_name, next_poll_at FROM (
+    SELECT * FROM (
+      SELECT id, project_name, next_poll_at FROM watches INDEXED BY watches_due_unleased
+      WHERE ended_at IS NULL AND lease_until IS NULL AND next_poll_at <= @now
+        AND (next_poll_at, id) > (@after_at, @after_id)
+      ORDER BY next_poll_at, id
+      LIMIT @page)
+    UNION ALL
+    SELECT * FROM (
+      SELECT id, project_name, next_poll_at FROM watches INDEXED BY watches_lease_end
+      WHERE ended_at IS NULL AND lease_until IS NOT NULL AND lease_until <= @now AND next_poll_at <= @now
+        AND (next_poll_at, id) > (@after_at, @after_id)
+      ORDER BY next_poll_at, id
+      LIMIT @page))
   ORDER BY next_poll_at, id
   LIMIT @page`;
 

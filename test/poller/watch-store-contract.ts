@@ -139,6 +139,34 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         expect(claimed.map((w) => w.id)).toEqual(['a1', 'b1', 'b2']);
       });
 
+      it('merges watches whose lease ran out with unleased ones in due order, page after page, passing standing leases by', async () => {
+        const due = T0 - LEASE - 1_000;
+        // Read first and skipped: more than a page of an excluded project's watches.
+        for (let i = 0; i < 70; i += 1) await store.addWatch(newWatch(`busy${String(i).padStart(2, '0')}`, { projectName: 'busy', nextPollAt: due - 500 }));
+        for (const [id, projectName, offset] of [
+          ['k1', 'k', -400],
+          ['e1', 'e', -300],
+          ['u1', 'u', -250],
+          ['k2', 'k', -200],
+          ['e2', 'e', -150],
+          ['u2', 'u', -100],
+          ['e3', 'e', -50],
+        ] as const) {
+          await store.addWatch(newWatch(id, { projectName, nextPollAt: due + offset }));
+        }
+        // A crashed replica's leases end at T0; a live one keeps its leases past T0.
+        expect((await store.claimDue('crashed', T0 - LEASE, 10, LEASE, { excludeProjects: ['busy', 'k', 'u'] })).map((w) => w.id)).toEqual(['e1', 'e2', 'e3']);
+        expect((await store.claimDue('live', T0, 10, LEASE, { excludeProjects: ['busy', 'e', 'u'] })).map((w) => w.id)).toEqual(['k1', 'k2']);
+        const claimed = await store.claimDue('p', T0, 4, LEASE, { excludeProjects: ['busy'] });
+        expect(claimed.map((w) => [w.id, w.leaseOwner])).toEqual([
+          ['e1', 'p'],
+          ['u1', 'p'],
+          ['e2', 'p'],
+          ['u2', 'p'],
+        ]);
+        expect((await store.claimDue('p', T0, 10, LEASE, { excludeProjects: ['busy'] })).map((w) => w.id)).toEqual(['e3']);
+      });
+
       it('never claims an ended watch', async () => {
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);

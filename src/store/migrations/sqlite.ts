@@ -202,4 +202,14 @@ export const sqliteMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'due watches without a lease, and leases by end (the claim skips kept leases)',
+    sql: `
+      -- A kept lease keeps its claim time as next_poll_at; the claim reads these two instead of
+      -- walking past every leased row at the front of watches_due.
+      CREATE INDEX watches_due_unleased ON watches (next_poll_at, id) WHERE ended_at IS NULL AND lease_until IS NULL;
+      CREATE INDEX watches_lease_end ON watches (lease_until) WHERE ended_at IS NULL AND lease_until IS NOT NULL;
+    `,
+  },
 ];
