@@ -94,7 +94,7 @@ function sessionMuteLine(s: ConsoleSession, streams: readonly ConsoleStream[], m
     return stream ? participantText(stream, 40) : code(id.slice(0, 8));
   });
   const except = spared.length > 0 ? ` (except ${spared.slice(0, 10).join(', ')}${spared.length > 10 ? ` and ${spared.length - 10} more` : ''})` : '';
-  return `:mute: Everyone in ${sessionWords(s)} ${muteWords(m)}${except}; the service mutes who joins later too, until \`/unmute-all\`.`;
+  return `:mute: Everyone in ${sessionWords(s)} ${muteWords(m)}${except}; the service mutes who joins later too, until Undo on its notice or \`/unmute-all\` lifts it.`;
 }
 
 function rowButtons(s: ConsoleSession, stream: ConsoleStream): KnownBlock {
