@@ -11,7 +11,7 @@
 import type { App, GlobalShortcut, SlackShortcutMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
 import type { Interaction } from '../interaction/interaction';
-import { aliasOf, decodeSessionOption, encodeSessionOption, sessionChannel } from '../interaction/session-ref';
+import { decodeSessionOption, encodeSessionOption, sessionChannel, withAlias } from '../interaction/session-ref';
 import { visibleSessions } from '../rbac/visibility';
 import type { Services } from '../services';
 import { channelMention, code } from '../slack/mrkdwn';
@@ -119,8 +119,7 @@ export function register(app: App, services: Services): void {
     await services.store
       .touchRecentSession({ teamId: ix.teamId, projectName: session.projectName, sessionId: session.sessionId, usedBy: ix.userId, usedAt: services.clock() })
       .catch((error: unknown) => ix.logger.warn('could not record a recent session', { error }));
-    const alias = await aliasOf(services, ix.teamId, session.projectName, session.sessionId);
-    const s = { ...session, ...(alias ? { alias } : {}) };
+    const s = await withAlias(services, ix.teamId, session);
     const tell = channelId ?? (await sessionChannel(services, ix.teamId, s.projectName, s.sessionId));
     const done = await muteEveryone(ix, s, [], { ...(tell ? { channelId: tell } : {}), quiet: true, via: MUTE_VIA.everyone });
     await show(done.ok ? mutedMessage(s, done.announced) : done.message);

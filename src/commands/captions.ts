@@ -18,7 +18,7 @@ import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import type { ProjectClient } from '../services';
 import { type Change, performChange } from '../interaction/change';
-import { aliasOf, resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
+import { resolveProject, resolveSession, sessionName, withAlias } from '../interaction/session-ref';
 
 /** The service's default and maximum. */
 export const CAPTIONS_DEFAULT_MAX_DURATION_S = 14_400;
@@ -170,8 +170,7 @@ const stopCaptions = defineSubcommand({
       // Started from Slack: the watch knows the session and project.
       const [known] = (await ix.services.store.listWatches({ kind: 'captions', teamId: ix.teamId, resourceId: captionsId }, { includeEnded: true })).slice(-1);
       if (known && (args.project === undefined || args.project === known.projectName)) {
-        const alias = await aliasOf(ix.services, ix.teamId, known.projectName, known.sessionId);
-        session = { projectName: known.projectName, sessionId: known.sessionId, ...(alias ? { alias } : {}) };
+        session = await withAlias(ix.services, ix.teamId, { projectName: known.projectName, sessionId: known.sessionId });
       }
     }
     let project = session?.projectName;

@@ -20,7 +20,7 @@ import type { Interaction } from '../interaction/interaction';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
 import { performChange } from '../interaction/change';
-import { type ResolvedSession, aliasOf, resolveProject, resolveSession, sessionName } from '../interaction/session-ref';
+import { type ResolvedSession, resolveProject, resolveSession, sessionName, withAlias } from '../interaction/session-ref';
 
 export const RENDER_DEFAULT_MAX_DURATION_S = 7200;
 /** One page of the list endpoint (its maximum). */
@@ -174,8 +174,7 @@ const stopRender = defineSubcommand({
           warning(`Composer ${code(render.id)} has already ${render.status === 'failed' ? 'failed' : 'stopped'}; there is nothing to stop.`),
         );
       }
-      const alias = await aliasOf(ix.services, ix.teamId, projectName, render.sessionId);
-      return replyEphemeral(ix, renderStopConfirmCard({ projectName, sessionId: render.sessionId, ...(alias ? { alias } : {}) }, render));
+      return replyEphemeral(ix, renderStopConfirmCard(await withAlias(ix.services, ix.teamId, { projectName, sessionId: render.sessionId }), render));
     }
     const resolved = await resolveSession(ix.services, ix, args.session, args.project);
     if (!resolved.ok) return replyEphemeral(ix, warning(resolved.message));

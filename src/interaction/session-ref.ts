@@ -141,7 +141,7 @@ export async function resolveSession(deps: Deps, scope: Scope, ref: string | und
 }
 
 /** The alias of a session known only by its ID (a button's value, a picker), if it has one. */
-export async function aliasOf(deps: Pick<Services, 'store' | 'logger'>, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
+async function aliasOf(deps: Pick<Services, 'store' | 'logger'>, teamId: string, projectName: string, sessionId: string): Promise<string | undefined> {
   try {
     return await deps.store.aliasOfSession(teamId, projectName, sessionId);
   } catch (error) {

@@ -13,7 +13,7 @@ import { warning } from '../../views/blocks';
 import { type ChangeResult, performChange } from '../../interaction/change';
 import type { Interaction } from '../../interaction/interaction';
 import { archiveSnapshot } from '../../poller/snapshot';
-import { aliasOf } from '../../interaction/session-ref';
+import { withAlias } from '../../interaction/session-ref';
 import { readArchive } from './manage';
 import { runningArchives, statusOf } from './perform';
 import type { SessionTarget } from './start';
@@ -65,8 +65,12 @@ export async function confirmStop(ix: Interaction, target: ArchiveRefTarget): Pr
     await replyEphemeral(ix, archiveStatusMessage({ operation: 'stop', project: target.projectName, archiveId: archive.id, status: archive.status }));
     return;
   }
-  const alias = target.alias ?? (await aliasOf(ix.services, ix.teamId, target.projectName, archive.sessionId));
-  await replyEphemeral(ix, stopChoiceMessage([archive], { projectName: target.projectName, sessionId: archive.sessionId, ...(alias ? { alias } : {}) }));
+  const session = await withAlias(ix.services, ix.teamId, {
+    projectName: target.projectName,
+    sessionId: archive.sessionId,
+    ...(target.alias ? { alias: target.alias } : {}),
+  });
+  await replyEphemeral(ix, stopChoiceMessage([archive], session));
 }
 
 /** `/record stop` without an ID: the session's recordings in progress to choose from. */
