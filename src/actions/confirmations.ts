@@ -1,7 +1,8 @@
 /**
- * The buttons of the confirmation cards: "Disconnect" (the card answering `/kick` is the one
- * question), "Mute everyone" of `/mute-all` cards from older versions (mute-all acts at once
- * now), and "Cancel". The role is checked again on the click: a card can outlive a role.
+ * "Cancel" on every confirmation card, and the buttons of cards that older versions posted and
+ * that may still be on someone's screen: "Disconnect" of a `/kick` card naming a connection (the
+ * `/kick` card of now is in src/views/people.ts, its button in ./console.ts) and "Mute everyone"
+ * of a `/mute-all` card (mute-all acts at once now). The role is checked again on the click.
  */
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { authorize } from '../interaction/authorize';
