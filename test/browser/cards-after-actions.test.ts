@@ -7,7 +7,7 @@
  */
 import type { Browser, Locator } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
-import { describeWithChromium, expectNoSidewaysScroll, launchChromium, openLocalPage, screenshot } from './chromium';
+import { describeWithChromium, expectNoSidewaysScroll, launchChromium, openLocalPage, screenshot, scrollIntoView } from './chromium';
 
 jest.setTimeout(180_000);
 
@@ -49,7 +49,7 @@ describeWithChromium('cards after an action', () => {
       // The question names the session by its alias (the raw ID only in its small print) and fits the screen.
       const question = messages().filter({ hasText: 'Only visible to you' }).filter({ hasText: 'Stop broadcast' }).last();
       await question.getByText(/of session demo\?/).waitFor();
-      await question.scrollIntoViewIfNeeded();
+      await scrollIntoView(question);
       await expectNoSidewaysScroll(page);
       await screenshot(page, `confirmation-${device}`);
       await answerLast('Stop broadcast');
@@ -72,7 +72,7 @@ describeWithChromium('cards after an action', () => {
         expect(text).not.toMatch(/🟢 live/);
         expect(text).toMatch(/stopped/i);
       }
-      await composer.scrollIntoViewIfNeeded();
+      await scrollIntoView(composer);
       await screenshot(page, `cards-stopped-${device}`);
       // Nothing wider than the window (no sideways scrolling on a phone).
       await expectNoSidewaysScroll(page);

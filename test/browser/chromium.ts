@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -31,6 +31,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(RESULTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+/**
+ * Brings a card into view for a screenshot. Playwright's scrollIntoViewIfNeeded waits for the
+ * element to stay still and throws when the poller redraws the card meanwhile; this scrolls the
+ * node it found, and a redrawn card sits where the old one was.
+ */
+export async function scrollIntoView(target: Locator): Promise<void> {
+  await target.evaluate((element) => element.scrollIntoView({ block: 'nearest' }));
 }
 
 /** Fails the test on any error the page logs or throws (broken module, failed render…). */

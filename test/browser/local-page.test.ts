@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
-import { collectPageErrors, describeWithChromium, launchChromium, screenshot } from './chromium';
+import { collectPageErrors, describeWithChromium, launchChromium, screenshot, scrollIntoView } from './chromium';
 
 jest.setTimeout(120_000);
 
@@ -115,6 +115,15 @@ describeWithChromium('the local page', () => {
     await screenshot(page, 'recording-available-download');
   });
 
+  test('a new message leaves the cards already on screen alone: the same nodes, not drawn again', async () => {
+    const card = messages().filter({ hasText: 'Weekly review' }).first();
+    await card.evaluate((element) => element.setAttribute('data-seen', 'before'));
+    const count = await messages().count();
+    await runCommand('/video help');
+    await messages().nth(count).waitFor();
+    expect(await card.getAttribute('data-seen')).toBe('before');
+  });
+
   test('the side panel: a participant joins and leaves, and a recording the panel fails is reported in its thread', async () => {
     const panel = page.getByRole('complementary', { name: 'Emulator' });
     const participants = panel.getByRole('list', { name: 'Participants' });
@@ -218,7 +227,7 @@ describeWithChromium('the local page', () => {
     // The report's image block shows the uploaded PNG (`slack_file`), under its fallback-text-bearing message.
     const chart = messages().locator('figure.bk-image img.bk-image-img').last();
     await chart.waitFor();
-    await chart.scrollIntoViewIfNeeded();
+    await scrollIntoView(chart);
     // Browser-side callbacks: typed structurally, the test's TypeScript has no DOM library.
     type LoadedImage = { complete: boolean; naturalWidth: number; naturalHeight: number };
     await page.waitForFunction((img) => (img as LoadedImage).complete && (img as LoadedImage).naturalWidth > 0, await chart.elementHandle());

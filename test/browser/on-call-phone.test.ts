@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { type RunningLocal, startLocal } from '../../src/local/start';
-import { describeWithChromium, expectNoSidewaysScroll, launchChromium, openLocalPage, screenshot } from './chromium';
+import { describeWithChromium, expectNoSidewaysScroll, launchChromium, openLocalPage, screenshot, scrollIntoView } from './chromium';
 
 jest.setTimeout(180_000);
 
@@ -56,7 +56,7 @@ describeWithChromium('on-call from a phone', () => {
       await console2.waitFor();
       expect((await console2.textContent()) ?? '').toMatch(/Alice[\s\S]*muted by/i);
       await expectNoSidewaysScroll(page);
-      await console2.scrollIntoViewIfNeeded();
+      await scrollIntoView(console2);
       await screenshot(page, `console-muted-${device}`);
 
       // Insights knows who publishes a stream about 5 minutes after it starts: the side panel's clock.
@@ -75,7 +75,7 @@ describeWithChromium('on-call from a phone', () => {
       const asked = (await question.textContent()) ?? '';
       expect(asked).toContain('demo');
       await expectNoSidewaysScroll(page);
-      await question.scrollIntoViewIfNeeded();
+      await scrollIntoView(question);
       await screenshot(page, `kick-question-${device}`);
       await question.getByRole('button', { name: 'Disconnect' }).click();
       // One question: the card was it, so no dialog opens on its button.

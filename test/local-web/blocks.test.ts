@@ -273,6 +273,19 @@ describe('messages', () => {
     expect(tagNames(mine)).not.toContain('script');
   });
 
+  test('the channel comes in pieces keyed by their parent ts: a reply changes only its thread', () => {
+    const before = [bot('1.0', 'card'), bot('2.0', 'notice')];
+    const after = [...before, bot('3.0', 'reply', { thread_ts: '1.0' })];
+    const [card, notice] = messages.channelEntries(before, 'C0LOCAL01', new Set(), ctx);
+    const [cardWithReply, sameNotice] = messages.channelEntries(after, 'C0LOCAL01', new Set(), ctx);
+    expect([card.key, notice.key]).toEqual(['1.0', '2.0']);
+    expect(cardWithReply.key).toBe('1.0');
+    expect(cardWithReply.html).not.toBe(card.html);
+    expect(sameNotice).toEqual(notice);
+    expect(messages.renderChannel(after, 'C0LOCAL01', new Set(), ctx)).toBe(cardWithReply.html + sameNotice.html);
+    expect(messages.channelEntries([], 'C0LOCAL01', new Set(), ctx)).toEqual([{ key: 'empty', html: expect.stringContaining('/record start') }]);
+  });
+
   test('an empty channel suggests a command', () => {
     expect(messages.renderChannel([], 'C0LOCAL01', new Set(), ctx)).toContain('/record start');
   });

@@ -45,6 +45,7 @@ export interface MessagesModule {
   channelTimeline(messages: LocalMessage[], channel: string): { message: LocalMessage; replies: LocalMessage[] }[];
   renderMessage(message: LocalMessage, ctx?: TextContext): string;
   renderChannel(messages: LocalMessage[], channel: string, expanded: Set<string>, ctx?: TextContext): string;
+  channelEntries(messages: LocalMessage[], channel: string, expanded: Set<string>, ctx?: TextContext): { key: string; html: string }[];
 }
 
 export interface ViewsModule {

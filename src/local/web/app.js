@@ -8,7 +8,7 @@ import { confirmWith } from './confirm-dialog.js';
 import { closeDrawers, installDrawers } from './drawers.js';
 import { installExternalSelects } from './external-select.js';
 import { readControl, readStateValues, restoreStateValues } from './forms.js';
-import { renderChannel } from './messages.js';
+import { channelEntries } from './messages.js';
 import { escapeHtml } from './mrkdwn.js';
 import { createPanel } from './panel.js';
 import { renderHome, renderModal } from './views.js';
@@ -22,7 +22,8 @@ const ui = {
   expandedThreads: new Set(),
   /** Per view id: errors from the last view_submission answer. */
   viewErrors: new Map(),
-  rendered: { messages: '', modal: '', home: '' },
+  /** What is on screen: the channel's pieces by key (see `channelEntries`), the home tab's and the modal's HTML. */
+  rendered: { messages: new Map(), modal: '', home: '' },
 };
 
 /** Suggestions under the composer (any command of the app can be typed). */
@@ -84,12 +85,37 @@ function nearBottom(element) {
 
 function renderMessages() {
   const container = $('messages');
-  const html = renderChannel(ui.state.messages, ui.channel, ui.expandedThreads, renderContext());
-  if (html === ui.rendered.messages) return;
-  const stick = nearBottom(container) || ui.rendered.messages === '';
-  ui.rendered.messages = html;
-  container.innerHTML = html;
+  const entries = channelEntries(ui.state.messages, ui.channel, ui.expandedThreads, renderContext());
+  const previous = ui.rendered.messages;
+  const unchanged = entries.length === previous.size && entries.every(({ key, html }) => previous.get(key)?.html === html);
+  if (unchanged) return;
+  const stick = nearBottom(container) || previous.size === 0;
+  const next = new Map();
+  const nodes = entries.map(({ key, html }) => {
+    const kept = previous.get(key);
+    const node = kept?.html === html ? kept.node : htmlToNode(html);
+    next.set(key, { html, node });
+    return node;
+  });
+  ui.rendered.messages = next;
+  // Only what changed is replaced; the rest stays the same node, in order.
+  let cursor = container.firstChild;
+  for (const node of nodes) {
+    if (cursor === node) cursor = cursor.nextSibling;
+    else container.insertBefore(node, cursor);
+  }
+  while (cursor) {
+    const stale = cursor;
+    cursor = cursor.nextSibling;
+    stale.remove();
+  }
   if (stick) container.scrollTop = container.scrollHeight;
+}
+
+function htmlToNode(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return template.content.firstElementChild;
 }
 
 function renderHomeTab() {
@@ -284,7 +310,7 @@ document.addEventListener('click', async (event) => {
   if (channelButton) {
     ui.channel = channelButton.dataset.channel;
     ui.tab = 'channel';
-    ui.rendered.messages = '';
+    ui.rendered.messages = new Map();
     closeDrawers();
     render();
     return;

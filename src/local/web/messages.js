@@ -89,11 +89,22 @@ export function renderThreadEntry({ message, replies }, expanded, ctx = {}) {
   return `<div class="thread-entry">${renderMessage(message, ctx)}<div class="thread-summary">${toggle}</div>${thread}</div>`;
 }
 
-/** The whole channel view; `expandedThreads`: set of parent ts shown open. */
-export function renderChannel(messages, channel, expandedThreads, ctx = {}) {
+const EMPTY_CHANNEL = '<div class="empty">No messages yet. Type a command below, e.g. <code>/record start</code> or <code>/usage</code>.</div>';
+
+/**
+ * The channel view as keyed pieces, one per top-level message (with its thread), so the page can
+ * replace only the pieces that changed and leave the rest of the DOM (focus, a half-clicked
+ * button, what a test is pointing at) alone. `expandedThreads`: set of parent ts shown open.
+ */
+export function channelEntries(messages, channel, expandedThreads, ctx = {}) {
   const timeline = channelTimeline(messages, channel);
-  if (timeline.length === 0) {
-    return '<div class="empty">No messages yet. Type a command below, e.g. <code>/record start</code> or <code>/usage</code>.</div>';
-  }
-  return timeline.map((entry) => renderThreadEntry(entry, expandedThreads.has(entry.message.ts), ctx)).join('');
+  if (timeline.length === 0) return [{ key: 'empty', html: EMPTY_CHANNEL }];
+  return timeline.map((entry) => ({ key: entry.message.ts, html: renderThreadEntry(entry, expandedThreads.has(entry.message.ts), ctx) }));
+}
+
+/** The whole channel view as one string. */
+export function renderChannel(messages, channel, expandedThreads, ctx = {}) {
+  return channelEntries(messages, channel, expandedThreads, ctx)
+    .map((entry) => entry.html)
+    .join('');
 }
