@@ -34,7 +34,7 @@ import { Peer } from './lib/peer';
 import { mulberry32 } from './lib/stats';
 import type { LedgerTotals, LedgerWindow } from './soak/ledger';
 import { type Command, clickRequest, nextCommand, slashRequest } from './soak/load';
-import type { LoadReading, SeedOptions, Seeded, Started, WatchedResource } from './soak/protocol';
+import { type LoadReading, OPS_CHANNEL, type SeedOptions, type Seeded, type Started, type WatchedResource } from './soak/protocol';
 import { AIMS, type RssSample, addCounts, brokenRun, counts, fixed, mb, missedAims, p, rssGrowth } from './soak/report';
 
 interface Options {
@@ -247,20 +247,26 @@ async function main(): Promise<void> {
         send('floor', slashRequest(c, `${responseBase}F${responses}`), c.kind),
       ]);
       if (!c.click || acked?.status !== 200) return;
-      let value: string | undefined;
+      // The notice vidops posted for this command (the floor posts none: it gets the same click).
+      let notice: { ts: string; value: string } | undefined;
       try {
-        value = await environment.call<string | undefined>('button', { responseId, actionId: c.click, timeoutMs: 15_000 });
+        notice = await environment.call<{ ts: string; value: string } | undefined>('channelButton', {
+          channel: OPS_CHANNEL,
+          actionId: c.click,
+          mentions: c.text,
+          timeoutMs: 15_000,
+        });
       } catch {
-        value = undefined;
+        notice = undefined;
       }
-      if (value === undefined) {
-        window.error(`no ${c.click} button within 15 s`);
+      if (notice === undefined) {
+        window.error(`no ${c.click} button in the channel within 15 s`);
         return;
       }
       window.clicks += 1;
       await Promise.all([
-        send('vidops', clickRequest(c.click, value, `${responseBase}${responseId}c`), `${c.kind} (click)`),
-        send('floor', clickRequest(c.click, value, `${responseBase}F${responses}c`), `${c.kind} (click)`),
+        send('vidops', clickRequest(c.click, notice.value, notice.ts, `${responseBase}${responseId}c`), `${c.kind} (click)`),
+        send('floor', clickRequest(c.click, notice.value, notice.ts, `${responseBase}F${responses}c`), `${c.kind} (click)`),
       ]);
     };
 
@@ -362,7 +368,7 @@ async function main(): Promise<void> {
       process.exitCode = 2;
       return;
     }
-    console.log(`Totals: ${totals.sent} commands sent, ${totals.acked} acked by vidops, ${totals.clicks} confirm clicks; errors: ${counts(totals.errors)}`);
+    console.log(`Totals: ${totals.sent} commands sent, ${totals.acked} acked by vidops, ${totals.clicks} Undo clicks; errors: ${counts(totals.errors)}`);
     console.log(`  injected faults: ${counts(totals.injected)}`);
     console.log(`  app log (warn and up): ${counts(totals.appLog)}`);
     console.log(`  fake Slack calls: ${counts(slackCalls)}`);

@@ -10,7 +10,7 @@ import type { Broadcast } from '../../src/api/broadcasts';
 import type { Render } from '../../src/api/render';
 import { startEmulator } from '../../src/emulator';
 import { NOTIFICATION_EVENT_TYPE } from '../../src/poller/delivery';
-import { startFakeSlack } from '../../test/harness/fake-slack';
+import { type StoredMessage, startFakeSlack } from '../../test/harness/fake-slack';
 import { mulberry32, shuffled } from '../lib/stats';
 import { serve } from '../lib/peer';
 import { NotificationLedger, type Post, notificationId, tsToMs } from './ledger';
@@ -242,6 +242,8 @@ async function main(): Promise<void> {
     }
   }
 
+  /** Messages whose button `channelButton` handed out: each is clicked once. */
+  const handedOut = new Set<string>();
   const findButton = (blocks: unknown, actionId: string): string | undefined => {
     if (Array.isArray(blocks)) {
       for (const block of blocks) {
@@ -265,12 +267,28 @@ async function main(): Promise<void> {
       /** A slice of the watched resources (with their cards), so no message is large. */
       watched: (msg) => watched.slice(Number(msg.offset), Number(msg.offset) + Number(msg.count)),
       responseUrl: () => slack.newResponseUrl(),
-      /** The value of button `actionId` in the first answer to response_url `responseId`. */
-      button: async (msg) => {
-        const response = await slack.waitForResponse(String(msg.responseId), (r) => findButton(r.body.blocks, String(msg.actionId)) !== undefined, {
-          timeoutMs: Number(msg.timeoutMs),
-        });
-        return findButton(response.body.blocks, String(msg.actionId));
+      /**
+       * The newest message in `channel`, not handed out before, with button `actionId` and
+       * `mentions` in its blocks (the notice a command posted): its ts and the button's value.
+       */
+      channelButton: async (msg) => {
+        const channel = String(msg.channel);
+        const actionId = String(msg.actionId);
+        const mentions = String(msg.mentions);
+        const deadline = Date.now() + Number(msg.timeoutMs);
+        const wanted = (m: StoredMessage) =>
+          !handedOut.has(m.ts) && findButton(m.blocks, actionId) !== undefined && JSON.stringify(m.blocks).includes(mentions);
+        for (;;) {
+          const since = slack.mark();
+          const found = slack.messages(channel).findLast(wanted);
+          if (found) {
+            handedOut.add(found.ts);
+            return { ts: found.ts, value: findButton(found.blocks, actionId) };
+          }
+          const left = deadline - Date.now();
+          if (left <= 0) return undefined;
+          await slack.waitForCall('chat.postMessage', (c) => c.body.channel === channel, { since, timeoutMs: left }).catch(() => undefined);
+        }
       },
       startDriver: (msg) => {
         driver = startDriver(Number(msg.changesPerSecond), Number(msg.faultsPerMinute), Number(msg.settleMs));

@@ -1,8 +1,9 @@
 /**
  * The soak's traffic: which command comes next (a fixed mix, seeded), and the signed requests
- * Slack would send for it and for a button click on its answer.
+ * Slack would send for it and for a click on the button of the notice it posts.
  */
 import { type SignedRequest, signedInteraction, signedSlashCommand } from '../../test/harness/signing';
+import { ACTION } from '../../src/views/ids';
 import { MODERATOR, OPS_CHANNEL, SIGNING_SECRET, TEAM } from './protocol';
 
 export interface Command {
@@ -10,17 +11,18 @@ export interface Command {
   kind: string;
   command: string;
   text: string;
-  /** The action id of the button to click on its answer, if the scenario clicks one. */
+  /** The button the scenario clicks on the notice the command posts in the channel, if any. */
   click?: string;
 }
 
-export const CONFIRM_MUTE_ALL = 'vidops.mute_all.confirm';
+/** Mute everyone acts at once (it is reversible) and its channel notice carries Undo. */
+export const UNDO_MUTE_ALL = ACTION.undoMuteAll;
 
-/** The mix, by weight: reads most, destructive commands with their confirmation, the odd usage report. */
+/** The mix, by weight: reads most, mute everyone and its Undo, the odd usage report. */
 const MIX: { weight: number; make: (session: string) => Command }[] = [
   { weight: 30, make: (s) => ({ kind: '/streams', command: '/streams', text: s }) },
   { weight: 20, make: (s) => ({ kind: '/record list', command: '/record', text: `list ${s}` }) },
-  { weight: 15, make: (s) => ({ kind: '/mute-all + confirm', command: '/mute-all', text: s, click: CONFIRM_MUTE_ALL }) },
+  { weight: 15, make: (s) => ({ kind: '/mute-all + Undo', command: '/mute-all', text: s, click: UNDO_MUTE_ALL }) },
   { weight: 29.8, make: () => ({ kind: '/video help', command: '/video', text: 'help' }) },
   { weight: 5, make: () => ({ kind: '/record list --all', command: '/record', text: 'list --all' }) },
   { weight: 0.2, make: () => ({ kind: '/usage', command: '/usage', text: 'last 30 days --by sdk' }) },
@@ -58,13 +60,14 @@ export function slashRequest(c: Command, responseUrl: string): SignedRequest {
   });
 }
 
-export function clickRequest(actionId: string, value: string, responseUrl: string): SignedRequest {
+/** A click on the button of a message posted in the channel. */
+export function clickRequest(actionId: string, value: string, messageTs: string, responseUrl: string): SignedRequest {
   return signedInteraction(SIGNING_SECRET, {
     type: 'block_actions',
     user: { id: MODERATOR, username: 'moderator', name: 'moderator', team_id: TEAM },
     api_app_id: 'A0VIDOPS',
     token: 'legacy-verification-token',
-    container: { type: 'message', message_ts: '1700000000.000100', channel_id: OPS_CHANNEL, is_ephemeral: true },
+    container: { type: 'message', message_ts: messageTs, channel_id: OPS_CHANNEL, is_ephemeral: false },
     trigger_id: trigger(),
     team: { id: TEAM, domain: 'vidops-soak' },
     enterprise: null,

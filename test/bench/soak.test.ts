@@ -4,7 +4,7 @@
  */
 import { mulberry32 } from '../../bench/lib/stats';
 import { NotificationLedger, notificationId, tsToMs } from '../../bench/soak/ledger';
-import { CONFIRM_MUTE_ALL, nextCommand } from '../../bench/soak/load';
+import { UNDO_MUTE_ALL, nextCommand } from '../../bench/soak/load';
 import { type RssSample, brokenRun, missedAims, rssGrowth } from '../../bench/soak/report';
 
 const MB = 1024 * 1024;
@@ -192,7 +192,7 @@ describe('brokenRun', () => {
 });
 
 describe('nextCommand', () => {
-  it('mixes reads, confirmed mute-alls and the odd usage report, always for a known session', () => {
+  it('mixes reads, mute-alls undone from their notice and the odd usage report, always for a known session', () => {
     const random = mulberry32(1);
     const sessions = ['s1', 's2', 's3'];
     const kinds = new Map<string, number>();
@@ -200,10 +200,10 @@ describe('nextCommand', () => {
     for (const c of commands) kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
     const sessionTexts = new Set(commands.filter((c) => c.command === '/streams' || c.command === '/mute-all').map((c) => c.text));
     expect([...sessionTexts].sort()).toEqual(sessions);
-    expect(new Set(commands.filter((c) => c.command === '/mute-all').map((c) => c.click))).toEqual(new Set([CONFIRM_MUTE_ALL]));
+    expect(new Set(commands.filter((c) => c.command === '/mute-all').map((c) => c.click))).toEqual(new Set([UNDO_MUTE_ALL]));
     const share = (kind: string) => (kinds.get(kind) ?? 0) / 20_000;
     expect(share('/streams')).toBeCloseTo(0.3, 1);
-    expect(share('/mute-all + confirm')).toBeCloseTo(0.15, 1);
+    expect(share('/mute-all + Undo')).toBeCloseTo(0.15, 1);
     expect(share('/usage')).toBeGreaterThan(0.0005);
     expect(share('/usage')).toBeLessThan(0.005);
   });
