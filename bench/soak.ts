@@ -13,7 +13,7 @@
  * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30), SOAK_NODE_FLAGS (more node flags for vidops and the floor),
  * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (192), SOAK_DATABASE_URL (a fresh SQLite
  * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the
- * VIDOPS_POLL_* variables of this environment, as a deployment sets them; with none set, those the
+ * VIDOPS_POLL_* variables of this environment, as a deployment sets them (and VIDOPS_POLLER_THREAD); with none set, those the
  * README ("Sizing") gives a project of 10,000 watches (LARGE_PROJECT_POLLING).
  * SOAK_CPU_PROF=1 writes a V8 CPU profile of the vidops process to /tmp/vidops-bench-soak-<uid>-<pid>/prof.
  *
@@ -148,8 +148,9 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     const seed = seedOptions(o.watches);
     const seeded = await environment.call<Seeded>('seed', { options: seed });
-    const given = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('VIDOPS_POLL')));
-    const pollerEnv = Object.keys(given).length > 0 ? given : LARGE_PROJECT_POLLING;
+    const sizing = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('VIDOPS_POLL_')));
+    const thread = process.env.VIDOPS_POLLER_THREAD;
+    const pollerEnv = { ...(Object.keys(sizing).length > 0 ? sizing : LARGE_PROJECT_POLLING), ...(thread !== undefined && { VIDOPS_POLLER_THREAD: thread }) };
     const [started, floorStarted] = await Promise.all([
       vidops.call<Started>('start', { seeded, pollerEnv, databaseUrl: o.databaseUrl }),
       floor.call<Started>('start', { seeded }),
@@ -172,7 +173,9 @@ async function main(): Promise<void> {
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
         ` (${Object.entries(pollerEnv)
           .map(([k, v]) => `${k}=${v}`)
-          .join(' ')})${pollerEnv === LARGE_PROJECT_POLLING ? ", the README's sizing for 10,000 watches" : ''}; ` +
+          .join(
+            ' ',
+          )})${Object.keys(sizing).length === 0 ? ", the README's sizing for 10,000 watches" : ''}, ${poller.thread ? 'in a worker thread of its own' : 'on the main thread'}; ` +
         `warm-up ${fixed(o.warmupS / 60)} min; ${cpus().length} CPUs shared with other work, load average ${loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`,

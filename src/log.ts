@@ -30,6 +30,8 @@ export interface Logger {
   isLevelEnabled(level: LogLevel): boolean;
   /** A logger writing to the same stream with `fields` added to every record. */
   child(fields: LogFields): Logger;
+  /** Writes, as it is, a line another logger of this app wrote (the poller thread's, src/poller/thread.ts). */
+  writeLine(line: string): void;
 }
 
 export interface LoggerOptions {
@@ -183,9 +185,14 @@ function pinoLogger(level: LogThreshold, stream: LogStream, now: () => number): 
 class JsonLogger implements Logger {
   constructor(
     private readonly pino: PinoLogger,
+    private readonly stream: LogStream,
     readonly level: LogThreshold,
     private readonly bindings: LogFields,
   ) {}
+
+  writeLine(line: string): void {
+    this.stream.write(line);
+  }
 
   trace(msg: string, fields?: LogFields): void {
     this.write('trace', msg, fields);
@@ -208,7 +215,7 @@ class JsonLogger implements Logger {
   }
 
   child(fields: LogFields): Logger {
-    return new JsonLogger(this.pino, this.level, { ...this.bindings, ...fields });
+    return new JsonLogger(this.pino, this.stream, this.level, { ...this.bindings, ...fields });
   }
 
   private write(requested: LogLevel, msg: string, fields: LogFields | undefined): void {
@@ -238,8 +245,9 @@ class JsonLogger implements Logger {
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? 'info';
-  const pino = pinoLogger(level, options.stream ?? process.stdout, options.now ?? Date.now);
-  return new JsonLogger(pino, level, options.bindings ?? {});
+  const stream = options.stream ?? process.stdout;
+  const pino = pinoLogger(level, stream, options.now ?? Date.now);
+  return new JsonLogger(pino, stream, level, options.bindings ?? {});
 }
 
 export function isLogLevel(value: string): value is LogLevel {

@@ -10,7 +10,7 @@
  */
 import { Server } from 'node:http';
 import { type App, webApi } from '@slack/bolt';
-import { VideoClient, type VideoRequestObserver } from './api';
+import type { VideoRequestObserver } from './api';
 import { createApp } from './app';
 import type { Config, SlackConfig, VideoConfig } from './config';
 import { SecretBox } from './crypto';
@@ -18,19 +18,19 @@ import { healthRoute, metricsRoute, readyRoute } from './http/ops-routes';
 import { type OpsServer, startOpsServer } from './http/ops-server';
 import { type Logger, toBoltLogger } from './log';
 import { VidopsMetrics } from './metrics/registry';
-import { instrumentedFetch } from './metrics/slack';
+import { instrumentedFetch, slackCallMetrics } from './metrics/slack';
 import { videoRequestMetrics } from './metrics/video';
 import { publishHome } from './actions/home';
 import { pollerRuntime } from './poller/service';
 import type { PollerSettings } from './poller/settings';
 import type { Policy } from './rbac/policy';
 import { Readiness } from './readiness';
-import { rememberConfigured, rememberSent } from './scrub';
+import { rememberConfigured } from './scrub';
 import { currentRequestId } from './request-context';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
-import { type ClientFactory, createServices, type Services } from './services';
+import { createServices, type Services, videoClientFactory } from './services';
 import { InFlight } from './slack/in-flight';
-import { createStore } from './store';
+import { createStore, parseDatabaseUrl } from './store';
 import { scheduledReportDelivery } from './commands/usage/scheduled';
 import { UsageScheduler } from './schedules';
 
@@ -62,25 +62,20 @@ export interface RunningVidops {
 const STOP_BUDGET_MS = 9_000;
 const READINESS_TIMEOUT_MS = 2_000;
 
-/** The project clients: metrics and a debug line per HTTP exchange, and the request id sent along. */
-function observedClientFactory(metrics: VidopsMetrics, logger: Logger): ClientFactory {
+/** What the project clients tell of each HTTP exchange: metrics and a debug line. */
+function videoRequestObserver(metrics: VidopsMetrics, logger: Logger): VideoRequestObserver {
   const count = videoRequestMetrics(metrics);
   const videoLogger = logger.child({ component: 'video-api' });
-  const observer: VideoRequestObserver = (event) => {
+  return (event) => {
     count(event);
     videoLogger.debug('video api call', { operation: event.operation, status: event.status, ms: Math.round(event.durationMs), retry: event.retry });
   };
-  return (project, video) =>
-    new VideoClient({
-      baseUrl: video.apiUrl,
-      apiKey: project.apiKey,
-      apiSecret: project.apiSecret,
-      accountApiKey: video.account?.apiKey,
-      accountApiSecret: video.account?.apiSecret,
-      observer,
-      secretsSent: rememberSent,
-      requestId: currentRequestId,
-    });
+}
+
+/** A SQLite file or PostgreSQL: a second connection (the poller's thread) sees the same data. */
+function storeSharedAcrossThreads(databaseUrl: string | undefined): boolean {
+  const location = parseDatabaseUrl(databaseUrl);
+  return location !== undefined && (location.kind === 'postgres' || location.path !== ':memory:');
 }
 
 /** The video service answers at all (any status below 500, even 404 for its root). */
@@ -107,12 +102,13 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
   const { config, policy, pollerSettings, logger } = input;
   // Configured secrets never reach a log line, reply or audit row (src/scrub.ts); the project
   // registry remembers the projects' own.
-  rememberConfigured([
+  const configuredSecrets = [
     config.slack.botToken,
     config.slack.signingSecret,
     config.slack.mode === 'socket' ? config.slack.appToken : undefined,
     pollerSettings.callbackToken,
-  ]);
+  ].filter((secret): secret is string => secret !== undefined);
+  rememberConfigured(configuredSecrets);
   const store = createStore(config.databaseUrl, { logger });
   await store.migrate();
   const metrics = new VidopsMetrics({ processMetrics: true });
@@ -128,7 +124,7 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
     auditChannel: config.auditChannel,
     watchMaxAgeMs: pollerSettings.maxWatchAgeMs,
     patience: { boundMs: config.videoBoundMs },
-    clientFactory: observedClientFactory(metrics, logger),
+    clientFactory: videoClientFactory({ observer: videoRequestObserver(metrics, logger), requestId: currentRequestId }),
     ...(input.clock ? { clock: input.clock } : {}),
     ...(config.secretKey ? { secretBox: new SecretBox(config.secretKey) } : {}),
   });
@@ -142,11 +138,31 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
   const slack = config.slack;
   const slackFetch = instrumentedFetch(metrics);
   // One poller and one outbox deliverer per process; leases share the work between replicas.
+  // The poller gets a thread of its own when a second connection can share the store and the
+  // app runs on the wall clock (local mode drives the emulator's).
+  const pollerThread = pollerSettings.thread && !input.clock && storeSharedAcrossThreads(config.databaseUrl);
   const poller = pollerRuntime({
     services,
     settings: pollerSettings,
     slack: { botToken: slack.botToken, apiUrl: slack.apiUrl, fetch: slackFetch },
     publishHome: (client, teamId, userId) => publishHome(client, services, teamId, userId),
+    ...(pollerThread && {
+      thread: {
+        data: {
+          ...(config.databaseUrl !== undefined && { databaseUrl: config.databaseUrl }),
+          projects: config.video.projects,
+          defaultProject: config.video.defaultProject,
+          video: { apiUrl: config.video.apiUrl, ...(config.video.account && { account: config.video.account }) },
+          slack: { botToken: slack.botToken, ...(slack.apiUrl && { apiUrl: slack.apiUrl }) },
+          settings: pollerSettings,
+          ...(config.secretKey && { secretKey: config.secretKey }),
+          secrets: configuredSecrets,
+          logLevel: config.logLevel,
+        },
+        onVideoRequest: videoRequestObserver(metrics, logger),
+        onSlackCall: slackCallMetrics(metrics),
+      },
+    }),
   });
 
   let draining = false;

@@ -3,7 +3,7 @@
  * VideoClient per project), who may do what, where audit lines go, and the clock. Built once at
  * start-up from the validated configuration; tests build it from their own parts.
  */
-import { VideoClient } from './api';
+import { VideoClient, type VideoRequestObserver } from './api';
 import { InsightsClient } from './api/insights';
 import { UsageCache } from './commands/usage/cache';
 import type { Projects } from './api/projects';
@@ -42,15 +42,29 @@ export type ProjectClient = VideoClient;
 
 export type ClientFactory = (project: ProjectSettings, video: VideoSettings) => ProjectClient;
 
-const defaultClientFactory: ClientFactory = (project, video) =>
-  new VideoClient({
-    baseUrl: video.apiUrl,
-    apiKey: project.apiKey,
-    apiSecret: project.apiSecret,
-    accountApiKey: video.account?.apiKey,
-    accountApiSecret: video.account?.apiSecret,
-    secretsSent: rememberSent,
-  });
+export interface VideoClientOptions {
+  /** Told of every HTTP exchange (metrics, debug lines). */
+  observer?: VideoRequestObserver;
+  /** The id of the Slack request being served, sent along with each call. */
+  requestId?: () => string | undefined;
+}
+
+/** A project's VideoClient; what every configured secret sent is remembered for scrubbing. */
+export function videoClientFactory(options: VideoClientOptions = {}): ClientFactory {
+  return (project, video) =>
+    new VideoClient({
+      baseUrl: video.apiUrl,
+      apiKey: project.apiKey,
+      apiSecret: project.apiSecret,
+      accountApiKey: video.account?.apiKey,
+      accountApiSecret: video.account?.apiSecret,
+      secretsSent: rememberSent,
+      ...(options.observer && { observer: options.observer }),
+      ...(options.requestId && { requestId: options.requestId }),
+    });
+}
+
+const defaultClientFactory = videoClientFactory();
 
 /** The configured projects and one lazily created VideoClient per project. */
 export class ProjectRegistry {

@@ -9,6 +9,11 @@ import { dirname, join, relative } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
+/** Modules a worker thread loads by path (never imported), by the module that starts the thread. */
+const LOADED_BY_PATH: Record<string, string[]> = {
+  'src/poller/thread.ts': ['src/poller/thread-worker.ts'],
+};
+
 /**
  * Transpiles `entry` and every source file it reaches (relative imports and requires) into `out`
  * (emptied first), keeping their paths relative to the repository; returns the entry's copy.
@@ -27,6 +32,7 @@ export function compileForBench(entry: string, out: string): string {
     if (done.has(file)) continue;
     done.add(file);
     const source = readFileSync(file, 'utf8');
+    for (const loaded of LOADED_BY_PATH[relative(ROOT, file)] ?? []) pending.push(join(ROOT, loaded));
     for (const imported of ts.preProcessFile(source, true, true).importedFiles) {
       const next = imported.fileName.startsWith('.') ? resolve(file, imported.fileName) : undefined;
       if (next) pending.push(next);

@@ -109,10 +109,10 @@ serve(
       const seeded = msg.seeded as Seeded;
       if (role === 'floor') return { port: await startFloor(seeded) };
       vidops = await startApp(seeded, msg.pollerEnv as Record<string, string>, msg.databaseUrl as string | undefined);
-      const { schedule, budget, tickMs } = vidops.settings;
+      const { schedule, budget, tickMs, thread } = vidops.settings;
       return {
         port: vidops.running.port,
-        poller: { slowMs: schedule.slowMs, fastMs: schedule.fastMs, tickMs, rate: budget.refillPerSecond, burst: budget.capacity },
+        poller: { slowMs: schedule.slowMs, fastMs: schedule.fastMs, tickMs, rate: budget.refillPerSecond, burst: budget.capacity, thread },
       };
     },
     /** What a command would have done for each resource: the watch on its card. */

@@ -54,7 +54,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 export interface Started {
   port: number;
   /** vidops only: the poller settings in force (from VIDOPS_POLL_* or the defaults). */
-  poller?: { slowMs: number; fastMs: number; tickMs: number; rate: number; burst: number };
+  poller?: { slowMs: number; fastMs: number; tickMs: number; rate: number; burst: number; thread: boolean };
 }
 
 /** What a process answers to `load`: CPU time so far; the app also its event-loop delay since the last reading. */

@@ -18,6 +18,7 @@ import { type Clock, type Timers, systemClock } from './runtime';
 import type { Random } from './schedule';
 import type { PollerSettings } from './settings';
 import { posterClient, webClientPoster } from './slack-poster';
+import { PollerThread, type PollerThreadOptions } from './thread';
 import { type PollClient, videoPollSource } from './video-source';
 import type { WatchFilter, WatchStore } from './watch';
 
@@ -175,10 +176,11 @@ export interface PollerRuntimeInput {
   slack: { botToken: string; apiUrl?: string; fetch?: typeof fetch };
   /** Publishes one user's App Home tab (actions/home.ts `publishHome`; passed in to keep the poller free of the listeners). */
   publishHome(client: webApi.WebClient, teamId: string, userId: string): Promise<void>;
+  /** Set to poll in a worker thread (src/poller/thread.ts): what it starts from, and where its metrics go. */
+  thread?: Pick<PollerThreadOptions, 'data' | 'onVideoRequest' | 'onSlackCall'>;
 }
 
 export interface PollerRuntime {
-  service: PollerService;
   /** The callback route, when VIDOPS_CALLBACK_TOKEN is set (the HTTP receiver serves it). */
   routes: CustomRoute[];
   /** Starts polling and delivery unless VIDOPS_POLLER=off. */
@@ -188,9 +190,10 @@ export interface PollerRuntime {
 }
 
 /**
- * Everything main.ts runs for the poller: the service over the app's store and projects, a
- * SlackPoster on a WebClient of its own, App Home refreshes after deliveries, and the callback
- * route. A replica with VIDOPS_POLLER=off still serves callbacks (they only mark watches due).
+ * Everything main.ts runs for the poller: the service over the app's store and projects (or the
+ * same in a worker thread), a SlackPoster on a WebClient of its own, App Home refreshes after
+ * deliveries, and the callback route. A replica with VIDOPS_POLLER=off still serves callbacks
+ * (they only mark watches due).
  */
 export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
   const { services, settings } = input;
@@ -206,27 +209,29 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
     publish: (teamId, userId) => input.publishHome(client, teamId, userId),
     logger,
   });
-  const service = new PollerService({
-    store: services.store,
-    clientFor: (name) => services.projects.client(name),
-    poster: webClientPoster(client, { onDelivered: (teamId) => refresher.deliveredTo(teamId) }),
-    settings,
-    logger: services.logger,
-    clock: services.clock,
-  });
+  const poller: Pick<PollerService, 'start' | 'stop' | 'hint'> =
+    input.thread && settings.enabled
+      ? new PollerThread({ ...input.thread, logger: services.logger, onDelivered: (teamId) => refresher.deliveredTo(teamId) })
+      : new PollerService({
+          store: services.store,
+          clientFor: (name) => services.projects.client(name),
+          poster: webClientPoster(client, { onDelivered: (teamId) => refresher.deliveredTo(teamId) }),
+          settings,
+          logger: services.logger,
+          clock: services.clock,
+        });
   const routes = settings.callbackToken
-    ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => service.hint(body), logger: services.logger })]
+    ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => poller.hint(body), logger: services.logger })]
     : [];
   return {
-    service,
     routes,
     start() {
-      if (settings.enabled) service.start();
+      if (settings.enabled) poller.start();
       else logger.info('polling is off here (VIDOPS_POLLER=off); other replicas poll and deliver');
     },
     async stop() {
       refresher.stop();
-      await service.stop();
+      await poller.stop();
     },
   };
 }

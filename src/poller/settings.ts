@@ -10,6 +10,12 @@ import { WATCH_KINDS, type WatchKind } from './snapshot';
 export interface PollerSettings {
   /** VIDOPS_POLLER=off leaves polling and delivery to other replicas (commands still add watches). */
   enabled: boolean;
+  /**
+   * VIDOPS_POLLER_THREAD (default on): poll and deliver in a worker thread of their own, so the
+   * main thread's event loop and heap serve Slack alone. Only with a store two connections can
+   * share (a SQLite file, PostgreSQL); an in-memory store keeps the poller on the main thread.
+   */
+  thread: boolean;
   /** Request budget of every project unless overridden. */
   budget: BucketConfig;
   projectBudgets: Record<string, BucketConfig>;
@@ -29,6 +35,7 @@ export interface PollerSettings {
 
 export const DEFAULT_POLLER_SETTINGS: PollerSettings = {
   enabled: true,
+  thread: true,
   budget: DEFAULT_BUCKET,
   projectBudgets: {},
   schedule: DEFAULT_SCHEDULE,
@@ -42,6 +49,7 @@ export type PollerSettingsResult = { ok: true; settings: PollerSettings } | { ok
 
 const HINTS = {
   VIDOPS_POLLER: 'on or off (default on)',
+  VIDOPS_POLLER_THREAD: 'on or off (default on)',
   VIDOPS_POLL_RATE: `requests per second each project may make while polling, a number above 0 (default ${DEFAULT_BUCKET.refillPerSecond})`,
   VIDOPS_POLL_BURST: `the most requests a project may make at once, a whole number of at least ${MIN_CAPACITY} (default ${DEFAULT_BUCKET.capacity})`,
   VIDOPS_POLL_PROJECT_BUDGETS: 'comma-separated project=rate or project=rate/burst, such as prod=20/40,staging=2',
@@ -80,13 +88,15 @@ export function pollerSettingsFromEnv(env: Record<string, string | undefined>): 
     return value;
   };
 
-  const switchText = raw('VIDOPS_POLLER')?.toLowerCase();
-  let enabled = true;
-  if (switchText !== undefined) {
-    if (['on', 'true', '1', 'yes'].includes(switchText)) enabled = true;
-    else if (['off', 'false', '0', 'no'].includes(switchText)) enabled = false;
-    else invalid('VIDOPS_POLLER', 'it must be on or off');
-  }
+  const onOff = (name: 'VIDOPS_POLLER' | 'VIDOPS_POLLER_THREAD'): boolean => {
+    const text = raw(name)?.toLowerCase();
+    if (text === undefined || ['on', 'true', '1', 'yes'].includes(text)) return true;
+    if (['off', 'false', '0', 'no'].includes(text)) return false;
+    invalid(name, 'it must be on or off');
+    return true;
+  };
+  const enabled = onOff('VIDOPS_POLLER');
+  const thread = onOff('VIDOPS_POLLER_THREAD');
 
   const rate = number('VIDOPS_POLL_RATE', { min: 0 }) ?? DEFAULT_BUCKET.refillPerSecond;
   const burst = number('VIDOPS_POLL_BURST', { min: MIN_CAPACITY, integer: true }) ?? DEFAULT_BUCKET.capacity;
@@ -151,6 +161,7 @@ export function pollerSettingsFromEnv(env: Record<string, string | undefined>): 
     ok: true,
     settings: {
       enabled,
+      thread,
       budget: { refillPerSecond: rate, capacity: burst },
       projectBudgets,
       schedule: { ...DEFAULT_SCHEDULE, fastMs, slowMs },

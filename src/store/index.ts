@@ -4,6 +4,7 @@ import { PostgresStore } from './postgres';
 import { SqliteStore } from './sqlite';
 import type { VidopsStore } from './types';
 import { parseDatabaseUrl } from './url';
+import { retryingWhenBusy } from './busy-retry';
 
 export type * from './types';
 export { PostgresStore, type PostgresStoreOptions } from './postgres';
@@ -12,6 +13,8 @@ export { DEFAULT_SQLITE_PATH, parseDatabaseUrl, type StoreLocation } from './url
 
 export interface CreateStoreOptions {
   logger?: Logger;
+  /** A second connection of this process (the poller's thread): SQLite leaves checkpoints to the first. */
+  secondary?: boolean;
 }
 
 /**
@@ -23,7 +26,11 @@ export function createStore(databaseUrl?: string, options: CreateStoreOptions = 
   if (!location) {
     throw new Error('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
   }
-  if (location.kind === 'sqlite') return new SqliteStore(location.path);
+  if (location.kind === 'sqlite') {
+    // The poller's thread may block on a lock; the app's connection, serving Slack, must not.
+    if (options.secondary) return new SqliteStore(location.path, undefined, { checkpoints: false });
+    return retryingWhenBusy(new SqliteStore(location.path, undefined, { busyTimeoutMs: 0 }));
+  }
   const log = options.logger?.child({ component: 'store' });
   return new PostgresStore({
     connectionString: location.connectionString,

@@ -26,25 +26,16 @@ import {
   toNewWatchRecord,
   toOutboxRow,
   toWatch,
-  toWatchFilterRecord,
+  watchFilterSql,
   type DueRow,
   type OutboxRecord,
-  type WatchFilterRecord,
   type WatchRecord,
 } from './watch-rows';
 
 type Queryable = Pick<Pool | PoolClient, 'query'>;
 
-/** `$1`…`$6`: the values of `filterValues`. */
-const MATCHES_FILTER = `
-  ($1::text IS NULL OR project_name = $1)
-  AND ($2::text IS NULL OR kind = $2)
-  AND ($3::text IS NULL OR resource_id = $3)
-  AND ($4::text IS NULL OR session_id = $4)
-  AND ($5::text IS NULL OR team_id = $5)
-  AND ($6::text IS NULL OR channel_id = $6)`;
-
-const filterValues = (f: WatchFilterRecord) => [f.project_name, f.kind, f.resource_id, f.session_id, f.team_id, f.channel_id];
+/** The filter's conditions with positional parameters from `$first` on, and their values. */
+const matchesFilter = (filter: WatchFilter, first: number) => watchFilterSql(filter, (index) => `$${first + index}`);
 
 /**
  * Claimable watches in due order after a (next_poll_at, id) cursor (see `pickDue`): the unleased
@@ -201,11 +192,12 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async listWatches(filter: WatchFilter, options: { includeEnded?: boolean } = {}): Promise<Watch[]> {
+    const matches = matchesFilter(filter, 1);
     const { rows } = await this.pool.query<WatchRecord>(
       `SELECT * FROM watches
-       WHERE ($7::boolean OR ended_at IS NULL) AND ${MATCHES_FILTER}
+       WHERE ${options.includeEnded ? '' : 'ended_at IS NULL AND '}${matches.sql}
        ORDER BY created_at, id`,
-      [...filterValues(toWatchFilterRecord(filter)), options.includeEnded ?? false],
+      matches.values,
     );
     return rows.map(toWatch);
   }
@@ -285,12 +277,13 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {
+    const matches = matchesFilter(filter, 2);
     const expedited = await this.pool.query(
       `UPDATE watches SET
-         next_poll_at     = LEAST(next_poll_at, $7::bigint),
-         repoll_requested = CASE WHEN lease_until > $7::bigint THEN true ELSE repoll_requested END
-       WHERE ended_at IS NULL AND ${MATCHES_FILTER}`,
-      [...filterValues(toWatchFilterRecord(filter)), now],
+         next_poll_at     = LEAST(next_poll_at, $1::bigint),
+         repoll_requested = CASE WHEN lease_until > $1::bigint THEN true ELSE repoll_requested END
+       WHERE ended_at IS NULL AND ${matches.sql}`,
+      [now, ...matches.values],
     );
     return expedited.rowCount ?? 0;
   }

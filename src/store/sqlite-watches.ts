@@ -24,7 +24,7 @@ import {
   toNewWatchRecord,
   toOutboxRow,
   toWatch,
-  toWatchFilterRecord,
+  watchFilterSql,
   type DueRow,
   type OutboxRecord,
   type WatchRecord,
@@ -32,13 +32,11 @@ import {
 
 type PrepareStatement = (sql: string) => Database.Statement;
 
-const MATCHES_FILTER = `
-  (@project_name IS NULL OR project_name = @project_name)
-  AND (@kind IS NULL OR kind = @kind)
-  AND (@resource_id IS NULL OR resource_id = @resource_id)
-  AND (@session_id IS NULL OR session_id = @session_id)
-  AND (@team_id IS NULL OR team_id = @team_id)
-  AND (@channel_id IS NULL OR channel_id = @channel_id)`;
+/** The filter's conditions with named parameters `@f0`, `@f1`…, and their values. */
+function matchesFilter(filter: WatchFilter): { sql: string; params: Record<string, string> } {
+  const { sql, values } = watchFilterSql(filter, (index) => `@f${index}`);
+  return { sql, params: Object.fromEntries(values.map((value, index) => [`f${index}`, value])) };
+}
 
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
@@ -145,11 +143,12 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async listWatches(filter: WatchFilter, options: { includeEnded?: boolean } = {}): Promise<Watch[]> {
+    const matches = matchesFilter(filter);
     const rows = this.statement(
       `SELECT * FROM watches
-       WHERE (@include_ended OR ended_at IS NULL) AND ${MATCHES_FILTER}
+       WHERE ${options.includeEnded ? '' : 'ended_at IS NULL AND '}${matches.sql}
        ORDER BY created_at, id`,
-    ).all({ ...toWatchFilterRecord(filter), include_ended: flag(options.includeEnded ?? false) }) as WatchRecord[];
+    ).all(matches.params) as WatchRecord[];
     return rows.map(toWatch);
   }
 
@@ -202,13 +201,14 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {
+    const matches = matchesFilter(filter);
     const expedited = this.immediate(() =>
       this.statement(
         `UPDATE watches SET
            next_poll_at     = MIN(next_poll_at, @now),
            repoll_requested = CASE WHEN lease_until > @now THEN 1 ELSE repoll_requested END
-         WHERE ended_at IS NULL AND ${MATCHES_FILTER}`,
-      ).run({ ...toWatchFilterRecord(filter), now }),
+         WHERE ended_at IS NULL AND ${matches.sql}`,
+      ).run({ ...matches.params, now }),
     );
     return expedited.changes;
   }

@@ -68,10 +68,17 @@ export class SqliteStore implements VidopsStore {
   private readonly schedules: SqliteScheduleStore;
   private readonly checkpointer: Checkpointer | undefined;
 
-  /** Opens (creating it and its directory when needed) the database file, or `:memory:`. */
+  /**
+   * Opens (creating it and its directory when needed) the database file, or `:memory:`.
+   * `checkpoints: false` is for a second connection of the same process (the poller's thread):
+   * it commits as SQLite does by default and leaves the checkpoint worker to the first.
+   * `busyTimeoutMs` (default 5 s) is how long a statement waits, blocking, for another
+   * connection's lock; the app's own connection sets 0 and retries off the loop (busy-retry.ts).
+   */
   constructor(
     readonly path: string,
     private readonly migrations: readonly Migration[] = sqliteMigrations,
+    options: { checkpoints?: boolean; busyTimeoutMs?: number } = {},
   ) {
     if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
@@ -81,9 +88,9 @@ export class SqliteStore implements VidopsStore {
     // process loses nothing; a power cut may roll back the last commits, each whole (a watch's
     // state with its outbox rows), so their changes are found again by the next poll.
     this.db.pragma('synchronous = NORMAL');
-    // Another process holding the write lock (a second replica, a CLI) makes us wait, not fail.
-    this.db.pragma('busy_timeout = 5000');
-    if (path !== MEMORY) {
+    // Another connection holding the write lock (the poller's thread, a second replica, a CLI) makes us wait, not fail.
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
+    if (path !== MEMORY && options.checkpoints !== false) {
       this.db.pragma('wal_autocheckpoint = 0');
       this.checkpointer = startCheckpointer(path, CHECKPOINT_INTERVAL_MS, () => {
         // Without the worker, commits checkpoint again as SQLite does by default.

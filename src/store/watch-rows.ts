@@ -170,25 +170,31 @@ export function toNewOutboxRecord(watchId: string, item: OutboxItem, polledAt: n
   };
 }
 
-/** A WatchFilter as column values; null leaves the column unconstrained. */
-export interface WatchFilterRecord {
-  project_name: string | null;
-  kind: WatchKind | null;
-  resource_id: string | null;
-  session_id: string | null;
-  team_id: string | null;
-  channel_id: string | null;
-}
+const FILTER_COLUMNS = [
+  ['projectName', 'project_name'],
+  ['kind', 'kind'],
+  ['resourceId', 'resource_id'],
+  ['sessionId', 'session_id'],
+  ['teamId', 'team_id'],
+  ['channelId', 'channel_id'],
+] as const satisfies readonly (readonly [keyof WatchFilter, string])[];
 
-export function toWatchFilterRecord(filter: WatchFilter): WatchFilterRecord {
-  return {
-    project_name: filter.projectName ?? null,
-    kind: filter.kind ?? null,
-    resource_id: filter.resourceId ?? null,
-    session_id: filter.sessionId ?? null,
-    team_id: filter.teamId ?? null,
-    channel_id: filter.channelId ?? null,
-  };
+/**
+ * A WatchFilter as SQL: `column = <placeholder>` for each field it sets (`TRUE` when none),
+ * with the values in that order. Only the columns given are in the text, so the indexes by
+ * resource and by session apply; `col = $x OR $x IS NULL` for every column hid them, and every
+ * mute's look for the session's consoles scanned all the watches (~10 ms at 10,000).
+ */
+export function watchFilterSql(filter: WatchFilter, placeholder: (index: number, column: string) => string): { sql: string; values: string[] } {
+  const conditions: string[] = [];
+  const values: string[] = [];
+  for (const [field, column] of FILTER_COLUMNS) {
+    const value = filter[field];
+    if (value === undefined) continue;
+    values.push(value);
+    conditions.push(`${column} = ${placeholder(values.length - 1, column)}`);
+  }
+  return { sql: conditions.length > 0 ? conditions.join(' AND ') : 'TRUE', values };
 }
 
 /** A claimable watch as a claim reads it, in due order, before deciding whether to take it. */

@@ -1,6 +1,6 @@
 /**
  * The running product in this process (src/runtime.ts `startVidops`, as main.ts starts it) on
- * 127.0.0.1 ephemeral ports, with the fake Slack Web API, the emulator and in-memory SQLite;
+ * 127.0.0.1 ephemeral ports, with the fake Slack Web API, the emulator and in-memory SQLite (or a given store);
  * its log lines captured. For the operations tests: metrics, readiness, request ids.
  */
 import { type Config, loadConfig } from '../../src/config';
@@ -45,6 +45,10 @@ export interface OpsAppOptions {
   readiness?: VidopsInput['readiness'];
   /** Socket Mode (SLACK_APP_TOKEN): Slack's requests over a WebSocket, the routes on the side port. */
   socketMode?: boolean;
+  /** DATABASE_URL (default in-memory SQLite). */
+  databaseUrl?: string;
+  /** The poller's variables (default VIDOPS_POLLER=off: watches stay as commands left them). */
+  pollerEnv?: Record<string, string>;
 }
 
 export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> {
@@ -60,7 +64,7 @@ export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> 
     VIDEO_API_KEY: project.apiKey,
     VIDEO_API_SECRET: project.apiSecret,
     VIDOPS_ADMINS: ADMIN,
-    DATABASE_URL: 'sqlite::memory:',
+    DATABASE_URL: options.databaseUrl ?? 'sqlite::memory:',
     PORT: '0',
   };
   const loaded = loadConfig(env);
@@ -68,8 +72,8 @@ export async function startOpsApp(options: OpsAppOptions = {}): Promise<OpsApp> 
   const config = loaded.config as Config & Pick<VidopsInput['config'], 'slack' | 'video'>;
   const policy = parsePolicy(undefined);
   if (!policy.ok) throw new Error(policy.problems.join('; '));
-  // Polling off: watches stay as commands left them, so the gauges are predictable.
-  const pollerSettings = pollerSettingsFromEnv({ VIDOPS_POLLER: 'off' });
+  // Polling off unless asked for: watches stay as commands left them, so the gauges are predictable.
+  const pollerSettings = pollerSettingsFromEnv(options.pollerEnv ?? { VIDOPS_POLLER: 'off' });
   if (!pollerSettings.ok) throw new Error(pollerSettings.problems.join('; '));
   const lines: string[] = [];
   const logger = createLogger({ level: options.logLevel ?? 'info', stream: { write: (line: string) => lines.push(line) } });

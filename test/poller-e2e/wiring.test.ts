@@ -34,9 +34,11 @@ describe('poller settings from the environment', () => {
       VIDOPS_WATCH_MAX_AGE_HOURS: 'archive=48,captions=2',
       VIDOPS_CALLBACK_TOKEN: 'a'.repeat(32),
       VIDOPS_POLLER: 'off',
+      VIDOPS_POLLER_THREAD: 'off',
     });
     expect(result.ok && result.settings).toMatchObject({
       enabled: false,
+      thread: false,
       budget: { refillPerSecond: 20, capacity: 40 },
       projectBudgets: { prod: { refillPerSecond: 50, capacity: 100 }, staging: { refillPerSecond: 2, capacity: 4 } },
       schedule: { fastMs: 2_000, slowMs: 30_000 },
@@ -58,11 +60,13 @@ describe('poller settings from the environment', () => {
       VIDOPS_WATCH_MAX_AGE_HOURS: 'recording=3',
       VIDOPS_CALLBACK_TOKEN: 'short secret!',
       VIDOPS_POLLER: 'maybe',
+      VIDOPS_POLLER_THREAD: 'a worker please',
     });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
     expect(problems.map((p) => p.split(' ')[0])).toEqual([
       'VIDOPS_POLLER',
+      'VIDOPS_POLLER_THREAD',
       'VIDOPS_POLL_RATE',
       'VIDOPS_POLL_BURST',
       'VIDOPS_POLL_SLOW_SECONDS',

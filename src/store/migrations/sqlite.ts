@@ -212,4 +212,13 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX watches_lease_end ON watches (lease_until) WHERE ended_at IS NULL AND lease_until IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'watches by session and kind (a mute looks for the session console)',
+    sql: `
+      -- Every mute looks for the session's consoles among its watches (~100 recordings a session).
+      DROP INDEX watches_by_session;
+      CREATE INDEX watches_by_session_kind ON watches (session_id, kind);
+    `,
+  },
 ];
