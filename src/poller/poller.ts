@@ -231,7 +231,9 @@ export class Poller {
       this.#kept.delete(watch.id);
       leases.set(watch.id, { watch, owner, releaseAt: now + this.#options.holdMs });
     }
-    for (const lease of await this.#confirm(keptDue.filter((lease) => this.#kept.get(lease.watch.id) === lease))) leases.set(lease.watch.id, lease);
+    const early = this.#keptEarly(now, [...keptDue.map((l) => l.watch), ...claimed], this.#options.claimLimit - keptDue.length - claimed.length);
+    const kept = [...keptDue, ...early].filter((lease) => this.#kept.get(lease.watch.id) === lease);
+    for (const lease of await this.#confirm(kept)) leases.set(lease.watch.id, lease);
     report.claimed = claimed.length;
     report.kept = leases.size - claimed.length;
     this.#polling = leases;
@@ -299,6 +301,25 @@ export class Poller {
       picked.push(lease);
     }
     return picked;
+  }
+
+  /**
+   * Kept watches not due yet but soon (within half the fast interval) of the projects this cycle
+   * reads anyway, up to `room`, soonest first. A project's list pages are read once for all of
+   * its watches instead of once per cycle for the few that fell due in it: polls come a little
+   * early, never late, and a project's watches fall due together from then on.
+   */
+  #keptEarly(now: number, read: readonly Watch[], room: number): Lease[] {
+    if (room <= 0 || this.#kept.size === 0 || read.length === 0) return [];
+    const projects = new Set(read.map((watch) => watch.projectName));
+    const horizon = now + this.#schedule.fastMs / 2;
+    const soon: Lease[] = [];
+    for (const lease of this.#kept.values()) {
+      const { nextPollAt, projectName } = lease.watch;
+      if (nextPollAt > now && nextPollAt <= horizon && projects.has(projectName)) soon.push(lease);
+    }
+    soon.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt);
+    return soon.slice(0, room);
   }
 
   /**

@@ -445,6 +445,40 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect((await store.getWatch(id))?.leaseOwner).toBeUndefined();
   });
 
+  it("polls kept watches due within half the fast interval with their project's due ones: one read for both, none early in another project", async () => {
+    const s = setup({ keepLeases: true });
+    await addArchive(s, 'A1');
+    s.service.putArchive('staging', archive({ id: 'B1', sessionId: 'S1', createdAt: T0 }));
+    const other = watchOf('archive', 'B1', archiveSnapshot(archive({ id: 'B1', createdAt: T0 })), { projectName: 'staging' });
+    await s.store.addWatch(other);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 2, polled: 2 });
+    jest.setSystemTime(T0 + 1_000);
+    await addArchive(s, 'A2');
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 1, polled: 1 });
+    const readsBefore = s.service.callsFor('prod').length;
+    const stagingBefore = s.service.callsFor('staging').length;
+
+    // At T0 + 3 s A1 and B1 are due; A2 (due at T0 + 4 s) comes along with A1, its project being read anyway.
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 3, polled: 3 });
+    expect(s.service.callsFor('prod').length - readsBefore).toBe(1);
+    expect(s.service.callsFor('staging').length - stagingBefore).toBe(1);
+    // From then on the project's watches fall due together: nothing is due at T0 + 4 s.
+    jest.setSystemTime(T0 + 4_000);
+    expect(await s.poller.runCycle()).toMatchObject({ polled: 0 });
+  });
+
+  it('polls nothing early in a cycle that reads none of its project', async () => {
+    const s = setup({ keepLeases: true });
+    await addArchive(s, 'A1');
+    await s.poller.runCycle();
+    // Due at T0 + 3 s: within half the fast interval at T0 + 2 s, but nothing of its project is read then.
+    jest.setSystemTime(T0 + 2_000);
+    expect(await s.poller.runCycle()).toMatchObject({ polled: 0 });
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1 });
+  });
+
   it('gives a watch back with its schedule written when the next poll would fall past three quarters of the lease', async () => {
     const s = setup({ keepLeases: true });
     const id = await addArchive(s, 'A1');
