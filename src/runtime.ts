@@ -30,7 +30,7 @@ import { currentRequestId } from './request-context';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { createServices, type Services, videoClientFactory } from './services';
 import { InFlight } from './slack/in-flight';
-import { createStore, parseDatabaseUrl } from './store';
+import { createStore, parseDatabaseUrl, sharedAcrossConnections } from './store';
 import { scheduledReportDelivery } from './commands/usage/scheduled';
 import { UsageScheduler } from './schedules';
 
@@ -72,11 +72,10 @@ function videoRequestObserver(metrics: VidopsMetrics, logger: Logger): VideoRequ
   };
 }
 
-/** A SQLite file or PostgreSQL: a second connection (the poller's thread) sees the same data. */
-function storeSharedAcrossThreads(databaseUrl: string | undefined): boolean {
+const sharedStore = (databaseUrl: string | undefined): boolean => {
   const location = parseDatabaseUrl(databaseUrl);
-  return location !== undefined && (location.kind === 'postgres' || location.path !== ':memory:');
-}
+  return location !== undefined && sharedAcrossConnections(location);
+};
 
 /** The video service answers at all (any status below 500, even 404 for its root). */
 async function probeVideo(apiUrl: string, timeoutMs: number): Promise<void> {
@@ -140,7 +139,7 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
   // One poller and one outbox deliverer per process; leases share the work between replicas.
   // The poller gets a thread of its own when a second connection can share the store and the
   // app runs on the wall clock (local mode drives the emulator's).
-  const pollerThread = pollerSettings.thread && !input.clock && storeSharedAcrossThreads(config.databaseUrl);
+  const pollerThread = pollerSettings.thread && !input.clock && sharedStore(config.databaseUrl);
   const poller = pollerRuntime({
     services,
     settings: pollerSettings,

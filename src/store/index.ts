@@ -9,7 +9,7 @@ import { retryingWhenBusy } from './busy-retry';
 export type * from './types';
 export { PostgresStore, type PostgresStoreOptions } from './postgres';
 export { SqliteStore } from './sqlite';
-export { DEFAULT_SQLITE_PATH, parseDatabaseUrl, type StoreLocation } from './url';
+export { DEFAULT_SQLITE_PATH, parseDatabaseUrl, sharedAcrossConnections, type StoreLocation } from './url';
 
 export interface CreateStoreOptions {
   logger?: Logger;

@@ -15,3 +15,8 @@ export function parseDatabaseUrl(databaseUrl: string | undefined): StoreLocation
   if (sqlite?.[1]) return { kind: 'sqlite', path: sqlite[1] };
   return undefined;
 }
+
+/** A SQLite file or PostgreSQL: a second connection (another thread, another process) sees the same data. */
+export function sharedAcrossConnections(location: StoreLocation): boolean {
+  return location.kind === 'postgres' || location.path !== ':memory:';
+}
