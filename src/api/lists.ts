@@ -42,6 +42,17 @@ export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<P
 
 /** Where an item as received keeps the outcome of its check (a symbol: never seen through the Proxy). */
 const CHECKED = Symbol('checked');
+/** What a Proxy answers with the item as received, unchecked (see `asReceived`). */
+const RECEIVED = Symbol('received');
+
+/**
+ * A listed item's fields as the service sent them, before any check or normalisation; undefined
+ * for anything else (an item read by GET is checked whole). For a caller that only needs to know
+ * whether a few fields are what it saw last time: equal values need no second check.
+ */
+export function asReceived(item: object): Readonly<Record<string, unknown>> | undefined {
+  return (item as { [RECEIVED]?: Record<string, unknown> })[RECEIVED];
+}
 
 function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item: S, response: ResponseContext): z.output<S>[] {
   type Item = z.output<S>;
@@ -60,7 +71,7 @@ function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item:
     return result.value;
   };
   const handler: ProxyHandler<WireItem> = {
-    get: (raw, key) => (key === 'id' ? raw.id : Reflect.get(full(raw), key)),
+    get: (raw, key) => (key === 'id' ? raw.id : key === RECEIVED ? raw : Reflect.get(full(raw), key)),
     has: (raw, key) => key === 'id' || Reflect.has(full(raw), key),
     ownKeys: (raw) => Reflect.ownKeys(full(raw)),
     getOwnPropertyDescriptor: (raw, key) => Reflect.getOwnPropertyDescriptor(full(raw), key),

@@ -3,6 +3,7 @@
  * service returned. Only what a later diff or message needs is kept; stream keys, server URLs
  * and download URLs never enter a snapshot, so they never reach the store.
  */
+import { asReceived } from '../api/lists';
 import type { ArchiveResource, BroadcastResource, RenderResource } from './resources';
 
 export const WATCH_KINDS = ['archive', 'broadcast', 'render', 'captions', 'sip', 'audio', 'session-discovery', 'session-console'] as const;
@@ -186,6 +187,33 @@ export function archiveSnapshot(archive: ArchiveResource): ArchiveSnapshot {
     name: text(archive.name),
     reason: text(archive.reason),
   });
+}
+
+/** `text` for a field as received: undefined for null, '' or absent; `false` for anything not a string (so it never matches). */
+const receivedText = (value: unknown): string | undefined | false =>
+  value === null || value === undefined || value === '' ? undefined : typeof value === 'string' ? value : false;
+
+/**
+ * Whether a listed archive, as the service sent it, is the one `previous` was made from: the
+ * fields the snapshot keeps, each equal and of the type the schema accepts. Most polls find
+ * nothing new; this answers without checking the item against its schema or building a
+ * snapshot. Anything else (another type, a timestamp in seconds) says "not the same" and takes
+ * the full way, so a malformed item is still caught when it matters.
+ */
+export function sameArchiveAsReceived(archive: ArchiveResource, previous: ArchiveSnapshot): boolean {
+  const received = asReceived(archive);
+  if (received === undefined) return false;
+  const { status, createdAt, duration, size } = received;
+  return (
+    typeof status === 'string' &&
+    status === previous.status &&
+    typeof createdAt === 'number' &&
+    createdAt === previous.createdAt &&
+    (duration === undefined ? 0 : duration) === previous.durationS &&
+    (size === undefined ? 0 : size) === previous.sizeBytes &&
+    receivedText(received.name) === previous.name &&
+    receivedText(received.reason) === previous.reason
+  );
 }
 
 export function broadcastSnapshot(broadcast: BroadcastResource, observedAt: number): BroadcastSnapshot {

@@ -23,6 +23,7 @@ import {
   discoveryKinds,
   keepOutputsWhenStopped,
   renderSnapshot,
+  sameArchiveAsReceived,
 } from './snapshot';
 
 export type Severity = 'info' | 'warning' | 'error';
@@ -115,7 +116,12 @@ function goneOr(previous: { status: string } | undefined, next: { status: string
 const ARCHIVE_FINAL = new Set(['available', 'uploaded', 'expired', 'failed', 'deleted', GONE]);
 
 const archive = bySnapshots<'archive'>(
-  (_previous, current) => (current === GONE ? goneSnapshot : archiveSnapshot(current)),
+  (previous, current) =>
+    current === GONE
+      ? goneSnapshot
+      : previous && previous.status !== GONE && sameArchiveAsReceived(current, previous as ArchiveSnapshot)
+        ? previous
+        : archiveSnapshot(current),
   (previous, next) => goneOr(previous, next, () => archiveTransitions(previous, next as ArchiveSnapshot), 'archive'),
   (snapshot) => ARCHIVE_FINAL.has(snapshot.status),
 );
