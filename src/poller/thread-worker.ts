@@ -5,8 +5,6 @@
  * what the main thread keeps: metrics, App Home refreshes. Leases make it share the work with
  * other replicas exactly as a process would.
  */
-import { readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { SecretBox } from '../crypto';
 import { type Logger, createLogger } from '../log';
@@ -50,7 +48,6 @@ export async function runPollerThread(data: PollerThreadData, port: MessagePort)
     tell({ type: 'stopped' });
     port.close();
   };
-  yieldTheCpuToTheMainThread(logger);
   try {
     const started = await start(data, logger, tell);
     resolveRunning(started);
@@ -61,24 +58,6 @@ export async function runPollerThread(data: PollerThreadData, port: MessagePort)
     // The thread ends once its port is closed (its line delivered first); the main thread starts another after a pause.
     port.close();
     setTimeout(() => process.exit(1), 1_000).unref();
-  }
-}
-
-/** Nice value of the poller's thread: when both want a CPU, the main thread (Slack's acks) gets it first. */
-const POLLER_THREAD_NICENESS = 10;
-
-/**
- * Lowers this thread's scheduling priority (Linux: a thread's id, read from /proc/thread-self,
- * takes setpriority of its own). The poller does not mind a few milliseconds' wait for a CPU;
- * an ack does. Elsewhere, or when the system refuses, the thread runs at the process's priority.
- */
-function yieldTheCpuToTheMainThread(logger: Logger): void {
-  try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(threadId) || threadId === process.pid) return;
-    setPriority(threadId, Math.min(19, getPriority(threadId) + POLLER_THREAD_NICENESS));
-  } catch (error) {
-    logger.debug('the poller thread runs at the process priority', { error });
   }
 }
 
