@@ -197,7 +197,9 @@ function broadcastTransitions(prior: BroadcastSnapshot | undefined, next: Broadc
   }
   const isNewlyAnnounced = (before: string | undefined, after: string): boolean =>
     after !== before && after !== 'live' && !(before === undefined && after === 'connecting');
-  if (next.hls !== undefined && isNewlyAnnounced(prior?.hls, next.hls)) {
+  // The live line already says how HLS stands ("; HLS ready"); only a failure gets a reply of its own too.
+  const toldByLive = out.length > 0 && next.hls !== 'error' && next.hls !== 'ended';
+  if (next.hls !== undefined && isNewlyAnnounced(prior?.hls, next.hls) && !toldByLive) {
     out.push(
       t(`broadcast:hls:${next.hls}`, next.hls === 'error' ? 'error' : next.hls === 'ended' ? 'warning' : 'info', { type: 'broadcast-hls', status: next.hls }),
     );

@@ -96,8 +96,8 @@ describe('poller end to end: one reply per change, the card kept up to date', ()
     for (let i = 0; i < 4; i++) await poller.step(3_000);
 
     expect(threadTexts(t, ts)).toEqual([
+      // The live line tells how HLS stands; no second reply says it again.
       'Broadcast live on RTMP; HLS ready',
-      'HLS ready: transcoders are up, waiting for the CDN',
       'Broadcast live on HLS and RTMP',
       expect.stringMatching(/^:warning: RTMP output 'yt' offline: server unreachable/),
       'Broadcast live on HLS and RTMP',

@@ -111,6 +111,14 @@ describe('broadcast transitions', () => {
     expect(diff('broadcast', seen(live('live')), live('error'), ctx)[0]).toMatchObject({ key: 'broadcast:hls:error', severity: 'error' });
   });
 
+  it('tells HLS once when RTMP goes live with HLS ready (the live line says it), but an HLS failure still on its own', () => {
+    const previous = seen(live('connecting', ['yt', 'connecting']));
+    expect(diff('broadcast', previous, live('ready', ['yt', 'live']), ctx)).toEqual([
+      { key: 'broadcast:live', severity: 'info', event: { type: 'broadcast-live', hls: 'ready', rtmpLive: 1, rtmpTotal: 1 } },
+    ]);
+    expect(keys(diff('broadcast', previous, live('error', ['yt', 'live']), ctx))).toEqual(['broadcast:live', 'broadcast:hls:error']);
+  });
+
   it('summarises outputs going live in one transition and reports each failing output on its own', () => {
     const previous = seen(live('ready', ['yt', 'connecting'], ['fb', 'connecting'], ['tw', 'connecting']));
     const transitions = diff('broadcast', previous, live('live', ['yt', 'live'], ['fb', 'live'], ['tw', 'offline']), ctx);
