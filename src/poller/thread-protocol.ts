@@ -35,6 +35,4 @@ export type FromPollerThread =
   | { type: 'delivered'; teamId: string }
   | { type: 'video-request'; event: VideoRequestEvent }
   | { type: 'slack-call'; call: SlackCall }
-  | { type: 'hinted'; id: number; matched: number }
-  /** Both loops stopped, their leases released, the store closed. */
-  | { type: 'stopped' };
+  | { type: 'hinted'; id: number; matched: number };

@@ -45,7 +45,7 @@ export async function runPollerThread(data: PollerThreadData, port: MessagePort)
       r.reloader.stop();
       await r.store.close();
     }
-    tell({ type: 'stopped' });
+    // The thread ends with its port: the main thread waits for that exit.
     port.close();
   };
   try {

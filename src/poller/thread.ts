@@ -136,8 +136,6 @@ export class PollerThread {
         return this.#options.onSlackCall(message.call);
       case 'hinted':
         return this.#hints.get(message.id)?.(message.matched);
-      case 'stopped':
-        return;
     }
   }
 }
