@@ -26,7 +26,6 @@
  * without waiting for them.
  */
 import { fork } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { RETRY_DEFAULT, VideoClient } from '../src/api';
 import type { Archive } from '../src/api/archives';
 import type { Broadcast } from '../src/api/broadcasts';
@@ -40,6 +39,7 @@ import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../src/polle
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
 import { compileForBench } from './lib/compile';
+import { LoopDelay } from './lib/loop-delay';
 import { type Handlers, Peer, serve } from './lib/peer';
 import { mulberry32, percentile } from './lib/stats';
 
@@ -310,8 +310,7 @@ async function main(argv: string[]): Promise<void> {
     // 2. The latency run: changes at random times, cycles and rounds every simulated second.
     phase = 'the latency run';
     // The longest stretches the cycles hold the event loop (what a Slack ack would wait behind).
-    const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-    loopDelay.enable();
+    const loopDelay = new LoopDelay(1).enable();
     const random = mulberry32(42);
     const runStart = now;
     const pick = <T>(items: readonly T[], count: number): T[] => {
@@ -449,7 +448,7 @@ async function main(argv: string[]): Promise<void> {
       '',
       `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (and after each cycle that found changes)`,
       `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}; all cycles ${ms(cycleCpu.reduce((sum, n) => sum + n, 0))}, ${ms(cycleCpu.reduce((sum, n) => sum + n, 0) / (latencyRunMs / 1000))} per simulated second`,
-      `  event loop delay during the run: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
+      `  event loop delay during the run: p50 ${loopDelay.percentileMs(50).toFixed(1)} ms, p99 ${loopDelay.percentileMs(99).toFixed(1)} ms, max ${loopDelay.maxMs.toFixed(1)} ms`,
       `  API calls: ${simulatedCalls.toLocaleString('en-US')} in ${options.seconds} s (${(simulatedCalls / options.seconds).toFixed(1)}/s; naive every ${settings.schedule.slowMs / 1000} s: ${((watched / settings.schedule.slowMs) * 1000).toFixed(0)}/s)`,
       `  change → Slack post: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} over ${latencies.length} notifications (${missing} missing); target p99 ≤ ${ms(settings.schedule.fastMs + 1_000)}`,
       '',

@@ -9,7 +9,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { App, LogLevel } from '@slack/bolt';
 import type { Archive } from '../../src/api/archives';
 import type { Broadcast } from '../../src/api/broadcasts';
@@ -21,6 +20,7 @@ import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../../src/po
 import { storeTracker } from '../../src/poller/track';
 import { parsePolicy } from '../../src/rbac/policy';
 import { type RunningVidops, startVidops } from '../../src/runtime';
+import { LoopDelay } from '../lib/loop-delay';
 import { serve } from '../lib/peer';
 import { BOT_TOKEN, POLICY, type Seeded, SIGNING_SECRET, TEAM, type WatchedResource } from './protocol';
 
@@ -94,10 +94,9 @@ async function startApp(
 }
 
 /** How late timers run in this process: what any request waits behind. Reset at each reading. */
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
+const loopDelay = new LoopDelay(10).enable();
 /** The same from the end of the warm-up on (`warm`), for the run's verdict. */
-const runLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+const runLoopDelay = new LoopDelay(10);
 
 const roleIndex = process.argv.indexOf('--role');
 const role = process.argv[roleIndex + 1];
@@ -138,11 +137,11 @@ serve(
       runLoopDelay.enable();
     },
     /** Event-loop delay p99 and max (ms) since `warm`. */
-    runLoop: () => ({ p99Ms: runLoopDelay.percentile(99) / 1e6, maxMs: runLoopDelay.max / 1e6 }),
+    runLoop: () => ({ p99Ms: runLoopDelay.percentileMs(99), maxMs: runLoopDelay.maxMs }),
     /** CPU time used so far (ms), and the event-loop delay p99 and max (ms) since the last reading. */
     load: () => {
       const usage = process.cpuUsage();
-      const reading = { cpuMs: (usage.user + usage.system) / 1000, loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs: loopDelay.max / 1e6 };
+      const reading = { cpuMs: (usage.user + usage.system) / 1000, loopP99Ms: loopDelay.percentileMs(99), loopMaxMs: loopDelay.maxMs };
       loopDelay.reset();
       return reading;
     },
