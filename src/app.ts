@@ -16,7 +16,7 @@ import { noteOutcome } from './request-context';
 import type { Services } from './services';
 import { withPatience } from './interaction/patient-app';
 import { ackFirst } from './slack/ack-gate';
-import { dedupeDeliveries } from './slack/dedupe';
+import { DeliveryClaims } from './slack/dedupe';
 import { guardSlackRequests, routedPath } from './slack/signature-guard';
 import { refuseBadShapes } from './slack/shape-middleware';
 import { InFlight } from './slack/in-flight';
@@ -128,11 +128,13 @@ export function createApp(services: Services, options: SlackAppOptions): App {
 
   // Over HTTP the guard refuses bad shapes before Bolt; Socket Mode payloads are checked here.
   app.use(refuseBadShapes(services.logger));
-  // A delivery Slack repeats (late ack) is acknowledged and dropped before any listener runs.
-  app.use(dedupeDeliveries({ ledger: services.store, logger: services.logger, clock: services.clock }));
+  // A delivery Slack repeats (late ack) is acknowledged and dropped: a form before its listener
+  // runs, a command, click or shortcut right after its ack (see src/slack/dedupe.ts).
+  const deliveries = new DeliveryClaims({ ledger: services.store, logger: services.logger, clock: services.clock });
+  app.use(deliveries.middleware());
   // One Bolt listener per kind of interaction, dispatching by id (see src/slack/router.ts).
   // Each listener runs with its request's Patience: never silent while the video service is slow.
-  const routed = routeById(withPatience(ackFirst(app, services.ackGate, { countRequests: socketMode }), services));
+  const routed = routeById(withPatience(ackFirst(app, services.ackGate, { countRequests: socketMode, afterAck: deliveries.afterAck }), services));
   commands.register(routed, services);
   actions.register(routed, services);
 

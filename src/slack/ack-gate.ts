@@ -10,6 +10,7 @@
  * `maxWaitMs`, so a steady stream of requests cannot starve them.
  */
 import type { App } from '@slack/bolt';
+import { DuplicateDelivery } from './dedupe';
 
 export interface AckGateOptions {
   /** How long the receiver must have had nothing in flight before work resumes (default 20 ms). */
@@ -108,6 +109,7 @@ export class AckGate {
 
 type Listener = (args: never) => unknown;
 type AckFn = (response?: unknown) => Promise<void>;
+type AfterAck = (body: Record<string, unknown>, context: Record<string, unknown>) => Promise<void>;
 const REGISTRATIONS = new Set(['command', 'action', 'view', 'shortcut', 'options']);
 
 /**
@@ -115,11 +117,13 @@ const REGISTRATIONS = new Set(['command', 'action', 'view', 'shortcut', 'options
  * `ack` that, once Slack has its answer, waits for `gate.idle()` before the handler goes on.
  * Handlers just `await ack()` first. `countRequests` makes the listeners count themselves in
  * flight, for receivers that do not (Socket Mode; the HTTP receiver counts from the first byte).
+ * `afterAck` runs once the answer is sent, before the handler goes on; it may end the handler by
+ * throwing `DuplicateDelivery` (a copy of a delivery already served), which is not an error.
  */
-export function ackFirst(app: App, gate: AckGate, options: { countRequests: boolean }): App {
+export function ackFirst(app: App, gate: AckGate, options: { countRequests: boolean; afterAck?: AfterAck }): App {
   const wrap =
     (listener: Listener) =>
-    async (args: { ack?: AckFn }): Promise<unknown> => {
+    async (args: { ack?: AckFn; body?: unknown; context?: Record<string, unknown> }): Promise<unknown> => {
       const original = args.ack;
       if (typeof original !== 'function') return (listener as (a: unknown) => unknown)(args);
       let open = options.countRequests;
@@ -135,10 +139,14 @@ export function ackFirst(app: App, gate: AckGate, options: { countRequests: bool
         } finally {
           finish();
         }
+        await options.afterAck?.((args.body ?? {}) as Record<string, unknown>, args.context ?? {});
         await gate.idle();
       };
       try {
         return await (listener as (a: unknown) => unknown)({ ...args, ack });
+      } catch (error) {
+        if (error instanceof DuplicateDelivery) return undefined;
+        throw error;
       } finally {
         finish();
       }

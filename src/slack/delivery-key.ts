@@ -31,6 +31,15 @@ function kindOf(body: Body): string | undefined {
   }
 }
 
+/**
+ * Deliveries whose listeners ack before doing anything (commands, clicks, shortcuts): they are
+ * claimed after the ack. A form submission may act before its ack, so it is claimed before.
+ */
+export function claimedAfterAck(body: Body): boolean {
+  const kind = kindOf(body);
+  return kind === 'command' || kind === 'action' || kind === 'shortcut';
+}
+
 export function deliveryKey(body: Body): string | undefined {
   const kind = kindOf(body);
   if (kind === undefined) return undefined;

@@ -6,6 +6,7 @@
  * store. The copy is answered 200 with an empty body.
  */
 import { encodeSessionOption } from '../../src/interaction/session-ref';
+import { SqliteStore } from '../../src/store';
 import { ACTION, BLOCK, CALLBACK, RECORD_ACTION } from '../../src/views/ids';
 import { CHANNEL, startTestApp, type TestApp } from '../harness/app';
 import { sentPayloadProblems } from '../harness/block-kit';
@@ -202,5 +203,115 @@ describePostgres('duplicate deliveries across two replicas sharing PostgreSQL', 
         await t.close();
       },
     };
+  });
+});
+
+describe('when a delivery is claimed', () => {
+  let t: TestApp;
+  let counts: () => Counts;
+  const store = new SqliteStore(':memory:');
+
+  beforeAll(async () => {
+    t = await startTestApp({ store });
+    counts = counter(t);
+  });
+
+  afterAll(() => t.close());
+
+  /** Holds the store's next delivery claim until the test answers it; `claimed` resolves when it is made. */
+  function holdClaims(): { held: ((first: boolean) => void)[]; claimed: Promise<void>; restore(): void } {
+    const held: ((first: boolean) => void)[] = [];
+    let claimedNow = (): void => undefined;
+    const claimed = new Promise<void>((resolve) => (claimedNow = resolve));
+    const spy = jest.spyOn(store, 'claimDelivery').mockImplementationOnce(
+      () =>
+        new Promise<boolean>((resolve) => {
+          held.push(resolve);
+          claimedNow();
+        }),
+    );
+    return { held, claimed, restore: () => spy.mockRestore() };
+  }
+
+  it('a command is acked before its claim is answered, and does its work only once the claim says it is the first', async () => {
+    const seeded = t.seedSession({ streams: 1 });
+    const before = counts();
+    const claims = holdClaims();
+    try {
+      const command = slashDelivery('/record', `start ${seeded.sessionId}`, t.slack.newResponseUrl());
+      // The ack comes back while the claim (a store write that may wait for the poller's lock) is pending.
+      expect(await deliver(t.url, command.signed())).toEqual({ status: 200, body: '' });
+      expect(claims.held).toHaveLength(1);
+      expect(counts().archiveStarts).toBe(before.archiveStarts);
+
+      const since = t.slack.mark();
+      claims.held[0]!(true);
+      await t.waitForSlackCall('chat.postMessage', (c) => renderedText(c.body).includes('started recording'), { since });
+      expect(counts().archiveStarts - before.archiveStarts).toBe(1);
+    } finally {
+      claims.restore();
+    }
+  });
+
+  it("a command's answer comes back while its claim is still pending (the claim follows the ack)", async () => {
+    const claims = holdClaims();
+    try {
+      const help = await deliver(t.url, slashDelivery('/video', 'help', t.slack.newResponseUrl()).signed());
+      expect(help.status).toBe(200);
+      expect(JSON.parse(help.body)).toEqual(expect.objectContaining({ response_type: 'ephemeral', blocks: expect.any(Array) }));
+      expect(help.body).toContain('/video alias');
+      expect(claims.held).toHaveLength(1);
+      claims.held[0]!(true);
+    } finally {
+      claims.restore();
+    }
+  });
+
+  it('a command whose claim finds a copy is acked and does nothing', async () => {
+    const seeded = t.seedSession({ streams: 1 });
+    const before = counts();
+    const claims = holdClaims();
+    try {
+      const command = slashDelivery('/record', `start ${seeded.sessionId}`, t.slack.newResponseUrl());
+      expect((await deliver(t.url, command.signed(1))).status).toBe(200);
+      claims.held[0]!(false);
+      await settle(t);
+      expect(counts().archiveStarts).toBe(before.archiveStarts);
+    } finally {
+      claims.restore();
+    }
+  });
+
+  it('a form submission is claimed before its listener runs: no ack, and nothing started, while the claim is pending', async () => {
+    const seeded = t.seedSession({ streams: 2 });
+    const before = counts();
+    const claims = holdClaims();
+    try {
+      const submission = viewDelivery(CALLBACK.muteEveryoneModal, `V0HELD${Date.now()}`, {
+        [BLOCK.sessionPicker]: {
+          [ACTION.sessionPicker]: {
+            type: 'external_select',
+            selected_option: { text: { type: 'plain_text', text: 'x' }, value: encodeSessionOption('prod', seeded.sessionId) },
+          },
+        },
+        [BLOCK.noticeChannel]: { [ACTION.noticeChannel]: { type: 'conversations_select', selected_conversation: 'C0ONCALL' } },
+      });
+      let answered = false;
+      const answer = deliver(t.url, submission.signed()).then((a) => {
+        answered = true;
+        return a;
+      });
+      await claims.claimed;
+      // The listener (which acks) can only run once the claim is answered: a few turns change nothing.
+      for (let turn = 0; turn < 5; turn++) await new Promise(setImmediate);
+      expect(answered).toBe(false);
+      expect(counts().mutes).toBe(before.mutes);
+      claims.held[0]!(true);
+      expect((await answer).status).toBe(200);
+      await settle(t);
+      expect(counts().mutes - before.mutes).toBe(1);
+    } finally {
+      claims.restore();
+    }
   });
 });
