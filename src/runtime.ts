@@ -30,7 +30,7 @@ import { currentRequestId } from './request-context';
 import { loadStoredSecrets, startSecretReloader } from './secrets/project-secrets';
 import { createServices, type Services, videoClientFactory } from './services';
 import { InFlight } from './slack/in-flight';
-import { createStore, parseDatabaseUrl, sharedAcrossConnections } from './store';
+import { SqliteStore, createStore, parseDatabaseUrl, sharedAcrossConnections } from './store';
 import { scheduledReportDelivery } from './commands/usage/scheduled';
 import { UsageScheduler } from './schedules';
 
@@ -160,6 +160,8 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
         },
         onVideoRequest: videoRequestObserver(metrics, logger),
         onSlackCall: slackCallMetrics(metrics),
+        // The thread's connection checkpoints a SQLite file while it runs: one V8 heap fewer.
+        ...(store instanceof SqliteStore && { onRunning: () => store.handOverCheckpoints(), onEnded: () => store.takeBackCheckpoints() }),
       },
     }),
   });

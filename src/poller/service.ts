@@ -177,7 +177,7 @@ export interface PollerRuntimeInput {
   /** Publishes one user's App Home tab (actions/home.ts `publishHome`; passed in to keep the poller free of the listeners). */
   publishHome(client: webApi.WebClient, teamId: string, userId: string): Promise<void>;
   /** Set to poll in a worker thread (src/poller/thread.ts): what it starts from, and where its metrics go. */
-  thread?: Pick<PollerThreadOptions, 'data' | 'onVideoRequest' | 'onSlackCall'>;
+  thread?: Pick<PollerThreadOptions, 'data' | 'onVideoRequest' | 'onSlackCall' | 'onRunning' | 'onEnded'>;
 }
 
 export interface PollerRuntime {

@@ -37,6 +37,10 @@ export interface PollerThreadOptions {
   onDelivered(teamId: string): void;
   onVideoRequest: VideoRequestObserver;
   onSlackCall(call: SlackCall): void;
+  /** The thread is up: its store is open (a SQLite file is checkpointed from its connection). */
+  onRunning?(): void;
+  /** The thread ended by itself (it is started again later); not called when stopped. */
+  onEnded?(): void;
   /** The first pause before a thread that ended by itself is started again (default 1 s). */
   restartDelayMs?: number;
   /** How long `stop()` waits for the thread to finish its round before ending it (default 8 s). */
@@ -74,6 +78,7 @@ export class PollerThread {
       for (const resolve of this.#hints.values()) resolve(0);
       this.#hints.clear();
       if (this.#stopping) return;
+      this.#options.onEnded?.();
       const delayMs = Math.min(MAX_RESTART_DELAY_MS, (this.#options.restartDelayMs ?? 1_000) * 2 ** this.#restarts);
       this.#restarts += 1;
       this.#logger.warn('the poller thread ended; starting another', { code, delayMs });
@@ -125,6 +130,7 @@ export class PollerThread {
     switch (message.type) {
       case 'started':
         this.#restarts = 0;
+        this.#options.onRunning?.();
         return;
       case 'log':
         return this.#options.logger.writeLine(message.line);

@@ -13,7 +13,10 @@ export { DEFAULT_SQLITE_PATH, parseDatabaseUrl, sharedAcrossConnections, type St
 
 export interface CreateStoreOptions {
   logger?: Logger;
-  /** A second connection of this process (the poller's thread): SQLite leaves checkpoints to the first. */
+  /**
+   * A second connection of this process (the poller's thread): it may wait for SQLite's locks,
+   * and a SQLite file is checkpointed from it (the first connection hands its worker over).
+   */
   secondary?: boolean;
 }
 
@@ -28,7 +31,7 @@ export function createStore(databaseUrl?: string, options: CreateStoreOptions = 
   }
   if (location.kind === 'sqlite') {
     // The poller's thread may block on a lock; the app's connection, serving Slack, must not.
-    if (options.secondary) return new SqliteStore(location.path, undefined, { checkpoints: false });
+    if (options.secondary) return new SqliteStore(location.path, undefined, { checkpoints: 'connection' });
     return retryingWhenBusy(new SqliteStore(location.path, undefined, { busyTimeoutMs: 0 }));
   }
   const log = options.logger?.child({ component: 'store' });

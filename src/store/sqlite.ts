@@ -18,7 +18,7 @@ import type {
 import type { NewUsageSchedule, ScheduleFilter, ScheduleRun, UsageSchedule } from '../schedules/types';
 import { sqliteMigrations } from './migrations/sqlite';
 import type { Migration } from './migrations/migration';
-import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
+import { type Checkpointer, checkpointOnConnection, startCheckpointer } from './sqlite-checkpointer';
 import { SqliteScheduleStore } from './sqlite-schedules';
 import { SqliteWatchStore } from './sqlite-watches';
 import {
@@ -58,27 +58,32 @@ import { type SessionMuteRow, type StreamMuteRow, toMuteState } from './mute-row
 
 export const MEMORY = ':memory:';
 
-/** How often the worker checkpoints the WAL (see sqlite-checkpointer.ts). */
+/** How often the WAL is checkpointed (see sqlite-checkpointer.ts). */
 const CHECKPOINT_INTERVAL_MS = 500;
+
+/** Who copies the WAL into the database file: see `SqliteStore`'s constructor and `handOverCheckpoints`. */
+export type CheckpointDuty = 'worker' | 'connection' | 'handed-over' | 'commits';
 
 export class SqliteStore implements VidopsStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly watches: SqliteWatchStore;
   private readonly schedules: SqliteScheduleStore;
-  private readonly checkpointer: Checkpointer | undefined;
+  private checkpointer: Checkpointer | undefined;
+  #checkpoints: CheckpointDuty;
 
   /**
    * Opens (creating it and its directory when needed) the database file, or `:memory:`.
-   * `checkpoints: false` is for a second connection of the same process (the poller's thread):
-   * it commits as SQLite does by default and leaves the checkpoint worker to the first.
+   * `checkpoints` says who copies a file's WAL into it: a worker of its own (`worker`, the
+   * default: the app's connection), this connection on a timer in its own thread (`connection`:
+   * the poller thread's), or SQLite's commits as by default (`commits`).
    * `busyTimeoutMs` (default 5 s) is how long a statement waits, blocking, for another
    * connection's lock; the app's own connection sets 0 and retries off the loop (busy-retry.ts).
    */
   constructor(
     readonly path: string,
     private readonly migrations: readonly Migration[] = sqliteMigrations,
-    options: { checkpoints?: boolean; busyTimeoutMs?: number } = {},
+    options: { checkpoints?: 'worker' | 'connection' | 'commits'; busyTimeoutMs?: number } = {},
   ) {
     if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
@@ -90,12 +95,11 @@ export class SqliteStore implements VidopsStore {
     this.db.pragma('synchronous = NORMAL');
     // Another connection holding the write lock (the poller's thread, a second replica, a CLI) makes us wait, not fail.
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
-    if (path !== MEMORY && options.checkpoints !== false) {
+    this.#checkpoints = path === MEMORY ? 'commits' : (options.checkpoints ?? 'worker');
+    if (this.#checkpoints === 'worker') this.#startWorker();
+    if (this.#checkpoints === 'connection') {
       this.db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = startCheckpointer(path, CHECKPOINT_INTERVAL_MS, () => {
-        // Without the worker, commits checkpoint again as SQLite does by default.
-        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
-      });
+      this.checkpointer = checkpointOnConnection(this.db, CHECKPOINT_INTERVAL_MS, () => this.#checkpointOnCommits());
     }
     this.watches = new SqliteWatchStore(this.db, (sql) => this.statement(sql));
     this.schedules = new SqliteScheduleStore(this.db, (sql) => this.statement(sql));
@@ -119,6 +123,43 @@ export class SqliteStore implements VidopsStore {
         }
       })
       .immediate();
+  }
+
+  /** Who copies the WAL into the database file now (see the constructor). */
+  get checkpoints(): CheckpointDuty {
+    return this.#checkpoints;
+  }
+
+  /**
+   * Another connection of this process checkpoints from now on (the poller's thread, with
+   * `checkpoints: 'connection'`): the worker stops and its V8 heap is given back. Only a store
+   * that checkpoints with a worker hands over.
+   */
+  handOverCheckpoints(): void {
+    if (this.#checkpoints !== 'worker') return;
+    this.#checkpoints = 'handed-over';
+    const worker = this.checkpointer;
+    this.checkpointer = undefined;
+    void worker?.stop();
+  }
+
+  /** The other connection stopped checkpointing (its thread ended): the worker starts again. */
+  takeBackCheckpoints(): void {
+    if (this.#checkpoints !== 'handed-over' || !this.db.open) return;
+    this.#checkpoints = 'worker';
+    this.#startWorker();
+  }
+
+  #startWorker(): void {
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = startCheckpointer(this.path, CHECKPOINT_INTERVAL_MS, () => this.#checkpointOnCommits());
+  }
+
+  /** Without a checkpointer, commits checkpoint again as SQLite does by default. */
+  #checkpointOnCommits(): void {
+    this.checkpointer = undefined;
+    this.#checkpoints = 'commits';
+    if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
   }
 
   async close(): Promise<void> {

@@ -77,6 +77,10 @@ describe('the poller in a worker thread (a SQLite file)', () => {
     expect(app.logText()).not.toContain(app.project.apiSecret);
   });
 
+  test("the main thread's store hands its WAL checkpoints to the thread's connection: no checkpoint worker besides the poller's", () => {
+    expect((app.vidops.services.store as unknown as { checkpoints: string }).checkpoints).toBe('handed-over');
+  });
+
   test('a callback reaches the thread, which polls the composer it names at once', async () => {
     const { control } = app.emulator;
     const { apiKey } = app.project;
@@ -134,6 +138,7 @@ describe('a poller thread that cannot start', () => {
     const until = async (text: string, n: number) => {
       while (count(text) < n) await new Promise<void>((resolve) => waiting.push(resolve));
     };
+    const events: string[] = [];
     const thread = new PollerThread({
       // Nothing listens on port 9: every start fails on the store's first query.
       data: {
@@ -150,6 +155,8 @@ describe('a poller thread that cannot start', () => {
       onDelivered: () => {},
       onVideoRequest: () => {},
       onSlackCall: () => {},
+      onRunning: () => events.push('running'),
+      onEnded: () => events.push('ended'),
       restartDelayMs: 1_000,
     });
     thread.start();
@@ -160,6 +167,8 @@ describe('a poller thread that cannot start', () => {
     await until('the poller thread ended; starting another', 2);
     expect(count('the poller thread could not start')).toBe(2);
     expect(JSON.parse(lines.filter((line) => line.includes('starting another'))[1]!)).toMatchObject({ delayMs: 2_000 });
+    // Never up, twice ended: the main store's checkpoints were never handed over, and are taken back each time (a no-op then).
+    expect(events).toEqual(['ended', 'ended']);
     await thread.stop();
     // The pending restart is gone with the stop.
     expect(jest.getTimerCount()).toBe(0);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startCheckpointer } from '../../src/store/sqlite-checkpointer';
+import { checkpointOnConnection, startCheckpointer } from '../../src/store/sqlite-checkpointer';
 import { SqliteStore } from '../../src/store/sqlite';
 import { newWatch } from './watch-fixtures';
 
@@ -65,6 +65,31 @@ describe('startCheckpointer', () => {
   });
 });
 
+describe('checkpointOnConnection', () => {
+  it('copies the WAL into the database file from the connection itself, on a timer of this thread', async () => {
+    const path = join(dir, 'b.sqlite');
+    const db = filledWal(path);
+    expect(statSync(path).size).toBeLessThan(100_000);
+    const checkpointer = checkpointOnConnection(db, 10, (reason) => {
+      throw new Error(reason);
+    });
+    await until(() => statSync(path).size > 2_000_000);
+    await checkpointer.stop();
+    db.close();
+  });
+
+  it('reports a checkpoint that fails, once, and stops', async () => {
+    const path = join(dir, 'c.sqlite');
+    const db = filledWal(path);
+    const reasons: string[] = [];
+    db.close();
+    const checkpointer = checkpointOnConnection(db, 10, (reason) => reasons.push(reason));
+    await until(() => reasons.length > 0);
+    await checkpointer.stop();
+    expect(reasons).toEqual([expect.stringMatching(/not open/)]);
+  });
+});
+
 describe('SqliteStore on a file', () => {
   it('has its WAL copied into the database file by the worker, below the size at which a commit would checkpoint', async () => {
     const path = join(dir, 'vidops.sqlite');
@@ -76,5 +101,33 @@ describe('SqliteStore on a file', () => {
     await until(() => statSync(path).size > before + 600_000);
     expect(await store.listWatches({})).toHaveLength(300);
     await store.close();
+  });
+
+  it("hands its checkpoints over to a second connection's timer (the poller thread's) and takes them back when that ends", async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const app = new SqliteStore(path);
+    await app.migrate();
+    expect(app.checkpoints).toBe('worker');
+    const thread = new SqliteStore(path, undefined, { checkpoints: 'connection' });
+    app.handOverCheckpoints();
+    expect(app.checkpoints).toBe('handed-over');
+
+    let before = statSync(path).size;
+    for (let i = 0; i < 300; i++) await app.addWatch(newWatch(`a${i}`, { lastState: { status: 'started', name: 'x'.repeat(2_000) } as never }));
+    // Only the second connection checkpoints now (the app's worker is stopped, its commits do not).
+    await until(() => statSync(path).size > before + 600_000);
+
+    await thread.close();
+    app.takeBackCheckpoints();
+    expect(app.checkpoints).toBe('worker');
+    before = statSync(path).size;
+    for (let i = 0; i < 300; i++) await app.addWatch(newWatch(`b${i}`, { lastState: { status: 'started', name: 'x'.repeat(2_000) } as never }));
+    await until(() => statSync(path).size > before + 600_000);
+    expect(await app.listWatches({})).toHaveLength(600);
+    await app.close();
+  });
+
+  it('an in-memory store has no WAL: its commits are all there is', () => {
+    expect(new SqliteStore(':memory:').checkpoints).toBe('commits');
   });
 });
