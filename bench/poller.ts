@@ -39,6 +39,7 @@ import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../src/polle
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
 import { compileForBench } from './lib/compile';
+import { DEPLOYMENT_NODE_FLAGS, deploymentEnv } from './lib/deployment';
 import { LoopDelay } from './lib/loop-delay';
 import { type Handlers, Peer, serve } from './lib/peer';
 import { mulberry32, percentile } from './lib/stats';
@@ -452,7 +453,7 @@ async function main(argv: string[]): Promise<void> {
       `  API calls: ${simulatedCalls.toLocaleString('en-US')} in ${options.seconds} s (${(simulatedCalls / options.seconds).toFixed(1)}/s; naive every ${settings.schedule.slowMs / 1000} s: ${((watched / settings.schedule.slowMs) * 1000).toFixed(0)}/s)`,
       `  change → Slack post: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} over ${latencies.length} notifications (${missing} missing); target p99 ≤ ${ms(settings.schedule.fastMs + 1_000)}`,
       '',
-      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(steady.naive / steady.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
+      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, ${DEPLOYMENT_NODE_FLAGS.join(' ')} MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(steady.naive / steady.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
     ];
     lines.push(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -486,7 +487,12 @@ if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
   // A directory per run: two runs at once must not remove each other's build.
   const compiled = compileForBench(__filename, `/tmp/vidops-bench-poller-${process.getuid?.() ?? 0}-${process.pid}`);
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const app = fork(compiled, process.argv.slice(2), { execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, ...profile], stdio: 'inherit' });
+  // As a deployment launches the app (README, "Deployment").
+  const app = fork(compiled, process.argv.slice(2), {
+    execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, ...DEPLOYMENT_NODE_FLAGS, ...profile],
+    env: deploymentEnv(),
+    stdio: 'inherit',
+  });
   app.on('exit', (code) => process.exit(code ?? 1));
 } else {
   main(process.argv.slice(2)).catch((error: unknown) => {
