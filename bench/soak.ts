@@ -20,8 +20,9 @@
  * Four processes: this one generates the load and measures; "environment" (bench/soak/
  * environment.ts, tsx) runs the emulator on the real clock and the fake Slack, changes resources
  * and injects faults; "vidops" (bench/soak/app.ts) runs the product as main.ts does, compiled to
- * JavaScript with a capped heap so its RSS is its own; "floor" runs a bare Bolt app from the same
- * compiled file. Every command goes to vidops and to the floor at the same moment.
+ * JavaScript with a capped heap so its RSS is its own, launched as a deployment launches it
+ * (bench/lib/deployment.ts); "floor" runs a bare Bolt app from the same compiled file, launched
+ * the same way. Every command goes to vidops and to the floor at the same moment.
  */
 import { fork } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';

@@ -152,12 +152,15 @@ export class SqliteStore implements VidopsStore {
 
   #startWorker(): void {
     this.db.pragma('wal_autocheckpoint = 0');
-    this.checkpointer = startCheckpointer(this.path, CHECKPOINT_INTERVAL_MS, () => this.#checkpointOnCommits());
+    // A worker already handed over may still report a last failure: only the current one counts.
+    const worker: Checkpointer = startCheckpointer(this.path, CHECKPOINT_INTERVAL_MS, () => {
+      if (this.checkpointer === worker) this.#checkpointOnCommits();
+    });
+    this.checkpointer = worker;
   }
 
-  /** Without a checkpointer, commits checkpoint again as SQLite does by default. */
+  /** Without a working checkpointer, commits checkpoint again as SQLite does by default. */
   #checkpointOnCommits(): void {
-    this.checkpointer = undefined;
     this.#checkpoints = 'commits';
     if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
   }
