@@ -22,7 +22,7 @@ import type { ListedKind, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
 import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot } from './snapshot';
-import { type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
+import { type Observation, type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
 import {
   type CompletedPoll,
   type NewWatch,
@@ -492,7 +492,9 @@ export class Poller {
       if (current !== undefined) {
         if (hints.readByGet.size > 0 && isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
         report.polled += 1;
-        settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
+        const observation = this.#observe(watch, current, polledAt);
+        if (observation !== undefined && this.#keepQuiet(lease, observation, polledAt)) continue;
+        settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report, observation) });
       } else if (retryAt !== undefined) {
         settling.push({ lease, outcomeOf: async () => this.#failed(watch, polledAt, retryAt) });
       } else {
@@ -533,6 +535,45 @@ export class Poller {
       writing.push(this.#write(polls));
     }
     await Promise.all(writing);
+  }
+
+  /** What the poll saw; undefined when the rules throw (the slow way then closes the watch and logs why). */
+  #observe(watch: Watch, current: Current, polledAt: number): Observation<WatchKind> | undefined {
+    try {
+      return observeWatch(watch, current, { now: polledAt });
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Most polls of a large cycle find nothing new: the lifecycle hands back the very snapshot the
+   * watch holds and no transition. Such a poll is kept here and now, with its next poll time,
+   * instead of going the way of polls with something to write (an outcome per watch, worked out
+   * a chunk at a time, then `#keeps`); what it keeps is what that way would. Returns whether it did.
+   */
+  #keepQuiet(lease: Lease, observation: Observation<WatchKind>, polledAt: number): boolean {
+    const watch = lease.watch;
+    const { state } = observation;
+    if (this.#options.holdMs === 0 || observation.transitions.length > 0 || state !== watch.lastState || watch.failures !== 0) return false;
+    if (isTerminal(watch.kind, state)) return false;
+    const next = this.#nextPollAt(watch, state, polledAt, watch.lastChangeAt);
+    if (next >= lease.releaseAt) return false;
+    // As #settle keeps a poll (a hint that came while the watch was being read asks for another).
+    watch.nextPollAt = lease.repoll ? polledAt : next;
+    lease.repoll = false;
+    lease.polledAt = polledAt;
+    this.#kept.set(watch.id, lease);
+    return true;
+  }
+
+  #nextPollAt(watch: Watch, state: Snapshot | undefined, polledAt: number, lastChangeAt: number): number {
+    const kind = watch.kind;
+    return nextPollAt(
+      { now: polledAt, lastChangeAt, deadline: deadlineOf(kind, state), expiresAt: watch.expiresAt, readsService: readsService(kind) },
+      this.#schedule,
+      this.#random,
+    );
   }
 
   /** A poll that changed nothing the store holds (but the schedule) need not be written while the hold lasts. */
@@ -601,9 +642,9 @@ export class Poller {
     });
   }
 
-  async #observed(watch: Watch, current: Current, polledAt: number, report: CycleReport): Promise<PollOutcome> {
+  async #observed(watch: Watch, current: Current, polledAt: number, report: CycleReport, observation?: Observation<WatchKind>): Promise<PollOutcome> {
     const kind = watch.kind;
-    const { state, transitions: seen } = observeWatch(watch, current, { now: polledAt });
+    const { state, transitions: seen } = observation ?? observeWatch(watch, current, { now: polledAt });
     const { transitions, spawn } = await this.#discoveries(watch, seen, polledAt);
     const changed = transitions.length > 0 || watch.lastState?.status !== state.status;
     const lastChangeAt = changed ? polledAt : watch.lastChangeAt;
@@ -612,11 +653,7 @@ export class Poller {
       polledAt,
       state,
       changed,
-      nextPollAt: nextPollAt(
-        { now: polledAt, lastChangeAt, deadline: deadlineOf(kind, state), expiresAt: watch.expiresAt, readsService: readsService(kind) },
-        this.#schedule,
-        this.#random,
-      ),
+      nextPollAt: this.#nextPollAt(watch, state, polledAt, lastChangeAt),
       ended: isTerminal(kind, state),
       failures: 0,
       outbox: this.#outboxFor(watch, state, transitions),
