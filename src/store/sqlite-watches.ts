@@ -87,11 +87,10 @@ const COMPLETE_POLL = `
     lease_until      = NULL
   WHERE id = @id AND lease_owner = @owner AND ended_at IS NULL`;
 
-/** The standing leases among [[id, owner], …] (a read: the common answer, `held`, writes nothing). */
-const STANDING_LEASES = `
-  SELECT w.id, w.repoll_requested FROM json_each(@leases) AS l
-  JOIN watches w ON w.id = json_extract(l.value, '$[0]') AND w.lease_owner = json_extract(l.value, '$[1]')
-  WHERE w.ended_at IS NULL`;
+/** The live rows among a JSON array of ids, with their lease (a read: the common answer, `held`, writes nothing). */
+const LEASE_ROWS = `
+  SELECT id, lease_owner, repoll_requested FROM watches
+  WHERE id IN (SELECT value FROM json_each(@ids)) AND ended_at IS NULL`;
 
 const INSERT_OUTBOX = `
   INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, thread_ts,
@@ -122,6 +121,12 @@ const CLAIM_OUTBOX = `
     ORDER BY o.id
     LIMIT @limit)
   RETURNING *`;
+
+interface LeaseRow {
+  id: string;
+  lease_owner: string | null;
+  repoll_requested: number;
+}
 
 const flag = (value: boolean): number => (value ? 1 : 0);
 
@@ -187,17 +192,19 @@ export class SqliteWatchStore implements WatchStore {
 
   async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
     if (leases.length === 0) return [];
-    const standing = this.statement(STANDING_LEASES).all({ leases: JSON.stringify(leases.map((l) => [l.watchId, l.owner])) }) as {
-      id: string;
-      repoll_requested: number;
-    }[];
-    const repoll = new Set(standing.filter((row) => row.repoll_requested).map((row) => row.id));
-    if (repoll.size > 0) {
+    const rows = this.statement(LEASE_ROWS).all({ ids: JSON.stringify(leases.map((l) => l.watchId)) }) as LeaseRow[];
+    const found = new Map<string, LeaseRow>();
+    for (const row of rows) found.set(row.id, row);
+    const checks = leases.map((l): LeaseCheck => {
+      const row = found.get(l.watchId);
+      return row?.lease_owner !== l.owner ? 'lost' : row.repoll_requested ? 'repoll' : 'held';
+    });
+    if (checks.includes('repoll')) {
+      // Rare (a hint from another replica); each owner clears only its own request.
       const clear = this.statement('UPDATE watches SET repoll_requested = 0 WHERE id = ? AND lease_owner = ?');
-      this.immediate(() => leases.forEach((l) => repoll.has(l.watchId) && clear.run(l.watchId, l.owner)));
+      this.immediate(() => leases.forEach((l, i) => checks[i] === 'repoll' && clear.run(l.watchId, l.owner)));
     }
-    const held = new Set(standing.map((row) => row.id));
-    return leases.map((l) => (repoll.has(l.watchId) ? 'repoll' : held.has(l.watchId) ? 'held' : 'lost'));
+    return checks;
   }
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {
