@@ -72,22 +72,26 @@ export interface PlanHints {
 
 /** What a plan's execution read for one project. */
 export interface Fetched {
-  /** `${kind}:${id}` → the resource. */
-  resources: Map<string, ListedResource>;
-  /** `${kind}:${id}` of resources the service says do not exist. */
-  absent: Set<string>;
+  /** Per kind, id → the resource. */
+  resources: Record<ListedKind, Map<string, ListedResource>>;
+  /** Per kind, the ids of resources the service says do not exist. */
+  absent: Record<ListedKind, Set<string>>;
   /** `${kind}:${sessionId}` → every item a collecting scan saw. */
   sessionItems: Map<string, ListedResource[]>;
   /** Session id → its streams. */
   streams: Map<string, ConsoleStream[]>;
 }
 
-export const emptyFetched = (): Fetched => ({ resources: new Map(), absent: new Set(), sessionItems: new Map(), streams: new Map() });
+export const emptyFetched = (): Fetched => ({
+  resources: { archive: new Map(), broadcast: new Map(), render: new Map() },
+  absent: { archive: new Set(), broadcast: new Set(), render: new Set() },
+  sessionItems: new Map(),
+  streams: new Map(),
+});
 
 export const resourceKey = (kind: ListedKind, id: string): string => `${kind}:${id}`;
 
-const LISTED_KINDS: readonly ListedKind[] = ['archive', 'broadcast', 'render'];
-export const isListed = (kind: WatchKind): kind is ListedKind => (LISTED_KINDS as readonly string[]).includes(kind);
+export const isListed = (kind: WatchKind): kind is ListedKind => kind === 'archive' || kind === 'broadcast' || kind === 'render';
 
 function knownCreatedAt(watch: Watch): number | undefined {
   const state = watch.lastState as { createdAt?: unknown } | undefined;
@@ -117,7 +121,14 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-const uniqueIds = (watches: readonly Watch[]): string[] => [...new Set(watches.map((w) => w.resourceId))];
+function uniqueIds(watches: readonly Watch[]): string[] {
+  const ids = new Set<string>();
+  for (const watch of watches) ids.add(watch.resourceId);
+  return [...ids];
+}
+
+/** Whether the watches follow at least two resources (without collecting them all). */
+const coverSeveral = (watches: readonly Watch[]): boolean => watches.some((w) => w.resourceId !== watches[0]!.resourceId);
 
 /** Collects requests and their expected cost. */
 class PlanBuilder {
@@ -219,17 +230,26 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
     else if (!shared.wanted.includes(watch.resourceId)) shared.wanted.push(watch.resourceId);
   }
   if (pending.length === 0) return;
-  const bySession = groupBy(pending, (w) => w.sessionId);
-  const unfilteredPages = uniqueIds(pending).length >= 2 ? plan.scanPages(kind) : Infinity;
-  if (unfilteredPages < bySession.size) {
+  const unfilteredPages = coverSeveral(pending) ? plan.scanPages(kind) : Infinity;
+  if (unfilteredPages < countSessions(pending, unfilteredPages + 1)) {
     plan.add(plan.scan(kind, pending, {}), unfilteredPages);
     return;
   }
-  for (const [sessionId, sessionWatches] of bySession) {
+  for (const [sessionId, sessionWatches] of groupBy(pending, (w) => w.sessionId)) {
     const ids = uniqueIds(sessionWatches);
     if (ids.length === 1) plan.add({ type: 'get', kind, id: ids[0]! });
     else plan.add(plan.scan(kind, sessionWatches, { sessionId }));
   }
+}
+
+/** How many sessions the watches are in, counted up to `enough`. */
+function countSessions(watches: readonly Watch[], enough: number): number {
+  const sessions = new Set<string>();
+  for (const watch of watches) {
+    sessions.add(watch.sessionId);
+    if (sessions.size >= enough) break;
+  }
+  return sessions.size;
 }
 
 /**
@@ -270,9 +290,11 @@ export function planFallbacks(requests: readonly PollRequest[], fetched: Fetched
   const planned = new Set<string>();
   for (const request of requests) {
     if (request.type !== 'scan') continue;
+    const [read, absent] = [fetched.resources[request.kind], fetched.absent[request.kind]];
     for (const id of request.wanted) {
+      if (read.has(id) || absent.has(id)) continue;
       const key = resourceKey(request.kind, id);
-      if (fetched.resources.has(key) || fetched.absent.has(key) || planned.has(key)) continue;
+      if (planned.has(key)) continue;
       planned.add(key);
       gets.push({ type: 'get', kind: request.kind, id });
     }
@@ -293,8 +315,8 @@ export function applyResults(watches: readonly Watch[], fetched: Fetched): Map<s
 function observationFor(watch: Watch, fetched: Fetched): ObservedOf<WatchKind> | typeof GONE | undefined {
   const kind = watch.kind;
   if (isListed(kind)) {
-    const key = resourceKey(kind, watch.resourceId);
-    return fetched.resources.get(key) ?? (fetched.absent.has(key) ? GONE : undefined);
+    const id = watch.resourceId;
+    return fetched.resources[kind].get(id) ?? (fetched.absent[kind].has(id) ? GONE : undefined);
   }
   switch (kind) {
     case 'captions':

@@ -101,7 +101,7 @@ export interface CyclePlan<W> {
 
 /**
  * Per project, the longest prefix of its due watches (oldest `nextPollAt` first) whose
- * estimated request cost fits the tokens available now. `costOf` must not decrease as watches
+ * estimated request cost fits the tokens available now (all of them, in the order given, when they all fit). `costOf` must not decrease as watches
  * are added (true of request plans: more watches never need fewer requests), which lets a
  * binary search find the prefix.
  */
@@ -119,13 +119,13 @@ export function planCycle<W extends Schedulable>(
   const byProject = new Map<string, W[]>();
   const deferred: W[] = [];
   for (const [projectName, watches] of groups) {
-    watches.sort((a, b) => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const tokens = Math.floor(available(projectName));
-    // Usually everything fits: one costing instead of a search (planning thousands of watches is not free).
+    // Usually everything fits: one costing instead of a sort and a search (planning thousands of watches is not free).
     if (costOf(watches) <= tokens) {
       byProject.set(projectName, watches);
       continue;
     }
+    watches.sort((a, b) => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let fits = 0;
     let tooMany = watches.length + 1;
     while (tooMany - fits > 1) {

@@ -61,6 +61,7 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
   const startedScans: ListScan[] = [];
   const runScan = async (scan: ListScan): Promise<void> => {
     const missing = new Set(scan.wanted);
+    const read = fetched.resources[scan.kind];
     const collected: ListedResource[] = [];
     let offset = 0;
     let pages = 0;
@@ -71,7 +72,7 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
         if (pages === 0) startedScans.push(scan);
         pages += 1;
         for (const item of page.items) {
-          if (missing.delete(item.id)) fetched.resources.set(resourceKey(scan.kind, item.id), item);
+          if (missing.delete(item.id)) read.set(item.id, item);
           if (scan.collect) collected.push(item);
         }
         offset += page.items.length;
@@ -87,9 +88,8 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
 
   const runGet = async (request: GetRequest): Promise<void> => {
     const resource = await call(() => get(request.kind, request.id));
-    const key = resourceKey(request.kind, request.id);
-    if (resource) fetched.resources.set(key, resource);
-    else fetched.absent.add(key);
+    if (resource) fetched.resources[request.kind].set(request.id, resource);
+    else fetched.absent[request.kind].add(request.id);
   };
 
   const run = async (request: PollRequest): Promise<void> => {

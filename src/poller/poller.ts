@@ -286,9 +286,16 @@ export class Poller {
     if (this.#kept.size === 0) return [];
     const excluded = new Set(excludeProjects);
     const due: Lease[] = [];
+    const perProject = new Map<string, number>();
     for (const lease of this.#kept.values()) {
-      if (lease.watch.nextPollAt <= now && !excluded.has(lease.watch.projectName)) due.push(lease);
+      const { nextPollAt, projectName } = lease.watch;
+      if (nextPollAt > now || excluded.has(projectName)) continue;
+      due.push(lease);
+      perProject.set(projectName, (perProject.get(projectName) ?? 0) + 1);
     }
+    const withinLimits = [...perProject].every(([projectName, count]) => count <= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit));
+    // Nothing to leave out: the order does not matter (planCycle orders what it must defer).
+    if (due.length <= this.#options.claimLimit && withinLimits) return due;
     due.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt || (a.watch.id < b.watch.id ? -1 : a.watch.id > b.watch.id ? 1 : 0));
     const taken = new Map<string, number>();
     const picked: Lease[] = [];

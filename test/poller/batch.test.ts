@@ -173,8 +173,8 @@ describe('planFallbacks and applyResults', () => {
 
   it('GETs what the scans did not find, once each', () => {
     const fetched: Fetched = emptyFetched();
-    fetched.resources.set('archive:A1', archive({ id: 'A1' }));
-    fetched.absent.add('archive:A3');
+    fetched.resources.archive.set('A1', archive({ id: 'A1' }));
+    fetched.absent.archive.add('A3');
     const gets = planFallbacks([scanOf('archive', ['A1', 'A2', 'A3']), scanOf('archive', ['A2']), scanOf('broadcast', ['B1'])], fetched);
     expect(gets).toEqual([
       { type: 'get', kind: 'archive', id: 'A2' },
@@ -184,8 +184,8 @@ describe('planFallbacks and applyResults', () => {
 
   it('maps what was read back onto each watch and leaves out what was not read', () => {
     const fetched = emptyFetched();
-    fetched.resources.set('archive:A1', archive({ id: 'A1', status: 'paused' }));
-    fetched.absent.add('render:R1');
+    fetched.resources.archive.set('A1', archive({ id: 'A1', status: 'paused' }));
+    fetched.absent.render.add('R1');
     fetched.streams.set('S1', [{ id: 'st-call' }]);
     fetched.sessionItems.set('archive:S1', [archive({ id: 'A1' })]);
     fetched.sessionItems.set('broadcast:S1', [broadcast({ id: 'B1' })]);

@@ -26,7 +26,7 @@ describe('executePlan', () => {
     const { service, at } = seededService();
     const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(10), at(1_500)] })), service, always);
     expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.list']);
-    expect(run.fetched.resources.has(`archive:${at(1_500)}`)).toBe(true);
+    expect(run.fetched.resources.archive.has(at(1_500))).toBe(true);
     expect(run).toMatchObject({ requestsMade: 2, budgetExhausted: false, unread: [] });
     expect(run.scanPages.get('archive')).toBe(2);
   });
@@ -36,7 +36,7 @@ describe('executePlan', () => {
     service.updateArchive('prod', at(5), { status: 'deleted' });
     const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(5), at(2)], stopBefore: createdAt(5) })), service, always);
     expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.get']);
-    expect(run.fetched.resources.get(`archive:${at(5)}`)).toMatchObject({ status: 'deleted' });
+    expect(run.fetched.resources.archive.get(at(5))).toMatchObject({ status: 'deleted' });
   });
 
   it('reads a watched broadcast that left the started list by GET', async () => {
@@ -45,8 +45,8 @@ describe('executePlan', () => {
     service.putBroadcast('prod', broadcast({ id: 'B2', status: 'stopped', broadcastUrls: null }));
     const run = await executePlan('prod', plan(scan({ kind: 'broadcast', wanted: ['B1', 'B2', 'B3'] })), service, always);
     expect(service.calls.map((c) => c.op)).toEqual(['broadcasts.list', 'broadcasts.get', 'broadcasts.get']);
-    expect(run.fetched.resources.get('broadcast:B2')).toMatchObject({ status: 'stopped' });
-    expect([...run.fetched.absent]).toEqual(['broadcast:B3']);
+    expect(run.fetched.resources.broadcast.get('B2')).toMatchObject({ status: 'stopped' });
+    expect(run.fetched.absent).toEqual({ archive: new Set(), broadcast: new Set(['B3']), render: new Set() });
   });
 
   it('keeps every item of a collecting scan for session discovery', async () => {
@@ -79,8 +79,8 @@ describe('executePlan', () => {
         ['S2', []],
       ]),
     );
-    expect(run.fetched.resources.get('render:R1')).toMatchObject({ status: 'started' });
-    expect(run.fetched.absent.has('render:R2')).toBe(true);
+    expect(run.fetched.resources.render.get('R1')).toMatchObject({ status: 'started' });
+    expect(run.fetched.absent.render.has('R2')).toBe(true);
   });
 
   it('takes a token before every call and stops when the budget is empty, naming what the scan left unread', async () => {
@@ -123,7 +123,7 @@ describe('executePlan', () => {
       always,
     );
     expect(run.failure).toEqual(new Error('HTTP 500'));
-    expect(run.fetched.resources.has('render:R1')).toBe(true);
+    expect(run.fetched.resources.render.has('R1')).toBe(true);
     expect(run.requestsMade).toBe(2);
     expect(service.calls.map((c) => c.op)).toEqual(['renders.get']);
   });
