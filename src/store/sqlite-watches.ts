@@ -199,10 +199,17 @@ export class SqliteWatchStore implements WatchStore {
       const row = found.get(l.watchId);
       return row?.lease_owner !== l.owner ? 'lost' : row.repoll_requested ? 'repoll' : 'held';
     });
-    if (checks.includes('repoll')) {
-      // Rare (a hint from another replica); each owner clears only its own request.
-      const clear = this.statement('UPDATE watches SET repoll_requested = 0 WHERE id = ? AND lease_owner = ?');
-      this.immediate(() => leases.forEach((l, i) => checks[i] === 'repoll' && clear.run(l.watchId, l.owner)));
+    const repolled = new Map<string, string[]>();
+    leases.forEach((l, i) => {
+      if (checks[i] !== 'repoll') return;
+      const ids = repolled.get(l.owner);
+      if (ids) ids.push(l.watchId);
+      else repolled.set(l.owner, [l.watchId]);
+    });
+    if (repolled.size > 0) {
+      // Each owner clears only its own requests (a hint may mark every kept watch at once).
+      const clear = this.statement('UPDATE watches SET repoll_requested = 0 WHERE id IN (SELECT value FROM json_each(@ids)) AND lease_owner = @owner');
+      this.immediate(() => repolled.forEach((ids, owner) => clear.run({ ids: JSON.stringify(ids), owner })));
     }
     return checks;
   }
