@@ -85,6 +85,8 @@ export const archiveSchema = wireArchiveSchema.transform((raw) =>
 );
 export type Archive = z.output<typeof archiveSchema>;
 
+const parseArchive = json(archiveSchema);
+
 /** A page of archives; each is validated when first read (lists.ts). */
 export const parseArchiveList = lazyList(archiveSchema);
 
@@ -208,12 +210,12 @@ export class Archives {
 
   async start(options: StartArchiveOptions, call?: CallOptions): Promise<Archive> {
     const body = startArchiveBody(options);
-    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, parse: json(archiveSchema) }, call);
+    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, parse: parseArchive }, call);
   }
 
   async stop(archiveId: string, call?: CallOptions): Promise<Archive> {
     const path = this.#path(this.#id(archiveId), 'stop');
-    return this.#ctx.http.request({ method: 'POST', path, parse: json(archiveSchema) }, call);
+    return this.#ctx.http.request({ method: 'POST', path, parse: parseArchive }, call);
   }
 
   /** One page, newest first. `count` is the total number of archives. */
@@ -229,7 +231,7 @@ export class Archives {
   }
 
   async get(archiveId: string, call?: CallOptions): Promise<Archive> {
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(archiveId)), parse: json(archiveSchema) }, call);
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(archiveId)), parse: parseArchive }, call);
   }
 
   /** Only `available` or `uploaded` archives can be deleted. */

@@ -38,6 +38,13 @@ export interface RestTokenOptions {
   now?: () => number;
 }
 
+interface CurrentToken {
+  token: Promise<string>;
+  issuedAtMs: number;
+  /** Set once signing succeeded. */
+  signed?: string;
+}
+
 /**
  * Mints the X-SERVICE-AUTH token for REST calls: claims `iss`, `ist`, `iat`, `exp` = iat + 180,
  * `jti`. Concurrent callers share one in-flight signing, and a token is reused for at most
@@ -49,7 +56,7 @@ export class RestTokenSource {
   readonly #signer: HmacSigner;
   readonly #reuseMs: number;
   readonly #now: () => number;
-  #current?: { token: Promise<string>; issuedAtMs: number };
+  #current?: CurrentToken;
   #minted = 0;
 
   constructor(apiKey: string, signer: HmacSigner, issuerType: IssuerType, options: RestTokenOptions = {}) {
@@ -65,18 +72,35 @@ export class RestTokenSource {
     return this.#minted;
   }
 
+  /**
+   * The token `token()` would answer with, when that is one already signed: callers skip the
+   * await (most calls, with reuse on). Undefined when a token must be signed or is being signed.
+   */
+  reusable(): string | undefined {
+    const current = this.#current;
+    return current?.signed !== undefined && this.#fresh(current.issuedAtMs, this.#now()) ? current.signed : undefined;
+  }
+
   token(): Promise<string> {
     const nowMs = this.#now();
     const current = this.#current;
-    if (current && this.#reuseMs > 0 && nowMs - current.issuedAtMs < this.#reuseMs && nowMs >= current.issuedAtMs) {
-      return current.token;
-    }
+    if (current && this.#fresh(current.issuedAtMs, nowMs)) return current.token;
     const token = this.#mint(nowMs);
-    this.#current = { token, issuedAtMs: nowMs };
-    token.catch(() => {
-      if (this.#current?.token === token) this.#current = undefined;
-    });
+    const entry: CurrentToken = { token, issuedAtMs: nowMs };
+    this.#current = entry;
+    token.then(
+      (signed) => {
+        entry.signed = signed;
+      },
+      () => {
+        if (this.#current === entry) this.#current = undefined;
+      },
+    );
     return token;
+  }
+
+  #fresh(issuedAtMs: number, nowMs: number): boolean {
+    return this.#reuseMs > 0 && nowMs - issuedAtMs < this.#reuseMs && nowMs >= issuedAtMs;
   }
 
   #mint(nowMs: number): Promise<string> {

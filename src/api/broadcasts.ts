@@ -153,6 +153,8 @@ export const broadcastSchema = wireBroadcastSchema.transform((raw) => {
 });
 export type Broadcast = z.output<typeof broadcastSchema>;
 
+const parseBroadcast = json(broadcastSchema);
+
 /** A page of broadcasts; each is validated when first read (lists.ts). */
 export const parseBroadcastList = lazyList(broadcastSchema);
 
@@ -276,12 +278,12 @@ export class Broadcasts {
     const body = startBroadcastBody(options);
     // RTMP stream names are stream keys: scrubbed from anything the service echoes.
     const secrets = ((body.outputs as { rtmp?: RtmpOutput[] }).rtmp ?? []).map((output) => output.streamName);
-    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, secrets, parse: json(broadcastSchema) }, call);
+    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: body, secrets, parse: parseBroadcast }, call);
   }
 
   async stop(broadcastId: string, call?: CallOptions): Promise<Broadcast> {
     const path = this.#path(this.#id(broadcastId), 'stop');
-    return this.#ctx.http.request({ method: 'POST', path, parse: json(broadcastSchema) }, call);
+    return this.#ctx.http.request({ method: 'POST', path, parse: parseBroadcast }, call);
   }
 
   /** Broadcasts in progress, newest first. */
@@ -296,7 +298,7 @@ export class Broadcasts {
   }
 
   async get(broadcastId: string, call?: CallOptions): Promise<Broadcast> {
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(broadcastId)), parse: json(broadcastSchema) }, call);
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(broadcastId)), parse: parseBroadcast }, call);
   }
 
   async setLayout(broadcastId: string, layout: Layout, call?: CallOptions): Promise<void> {

@@ -2,7 +2,7 @@
  * The one request path of the adapter: token, undici pool, timeouts, retries, typed errors,
  * and response parsing.
  */
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import type { z } from 'zod';
 import type { IssuerType, RestTokenSource } from './auth';
 import { VideoAbortedError, VideoApiError, VideoConnectionError, VideoTimeoutError, NOT_SENT_CODES, errorFromResponse, redact } from './errors';
@@ -129,14 +129,38 @@ export class HttpTransport {
     // Only a call that can be cut short gets a signal: undici listens on every signal it is given.
     const controller = deadline !== undefined || options.signal ? new AbortController() : undefined;
     const timer = deadline === undefined ? undefined : setTimeout(() => controller!.abort(), options.timeoutMs);
-    const forwardAbort = () => controller!.abort();
-    options.signal?.addEventListener('abort', forwardAbort, { once: true });
+    const forwardAbort = options.signal && (() => controller!.abort());
+    if (forwardAbort) options.signal!.addEventListener('abort', forwardAbort, { once: true });
+    const { contentType, body } = requestBody(req);
+    const path = this.#basePath + req.path + queryString(req.query);
     try {
+      // One async frame for the whole call, retries included: each attempt's steps are inline.
       for (let retriesDone = 0; ; retriesDone++) {
         if (options.signal?.aborted) throw this.#aborted(req, options.signal.reason);
         const requestId = this.#config.requestId?.();
         const started = this.#config.observer ? performance.now() : 0; // timed only for an observer
-        const attempt = await this.#attempt(req, controller?.signal, options, requestId);
+        if (req.secrets?.length) this.#config.secretsSent?.(req.secrets);
+        let token: string | undefined;
+        let response: Dispatcher.ResponseData | undefined;
+        let text = '';
+        let attempt: Attempt<T | void> | undefined;
+        try {
+          const source = this.#config.tokenSource(req.issuer ?? 'project');
+          token = source.reusable() ?? (await source.token());
+          response = await this.#pool().request({
+            method: req.method,
+            path,
+            headers: this.#headers(token, requestId, contentType),
+            body,
+            signal: controller?.signal,
+            headersTimeout: this.#config.timeouts.headersMs,
+            bodyTimeout: this.#config.timeouts.bodyMs,
+          });
+          text = await response.body.text();
+        } catch (cause) {
+          attempt = this.#transportFailure(req, cause, controller?.signal, options);
+        }
+        attempt ??= this.#answer(req, response!, text, token);
         this.#observe(req, attempt, started, retriesDone, requestId);
         if (attempt.ok) return attempt.value;
         if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
@@ -147,8 +171,45 @@ export class HttpTransport {
       }
     } finally {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', forwardAbort);
+      if (forwardAbort) options.signal!.removeEventListener('abort', forwardAbort);
     }
+  }
+
+  #headers(token: string, requestId: string | undefined, contentType: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#config.userAgent, 'x-service-auth': token };
+    if (requestId !== undefined) headers['x-request-id'] = requestId;
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    return headers;
+  }
+
+  /** What an answer that arrived whole means: the parsed value, or the error to fail or retry with. */
+  #answer<T>(req: ApiRequest<T>, response: Dispatcher.ResponseData, text: string, token: string | undefined): Attempt<T | void> {
+    const { statusCode } = response;
+    const contentType = headerValue(response.headers['content-type']) ?? '';
+    if (statusCode < 200 || statusCode >= 300) {
+      const error = errorFromResponse({
+        method: req.method,
+        path: req.path,
+        status: statusCode,
+        body: text,
+        contentType,
+        retryAfterMs: parseRetryAfter(headerValue(response.headers['retry-after'])),
+        secrets: this.#secrets(req, token),
+      });
+      return { ok: false, failure: { kind: 'status', status: statusCode }, error };
+    }
+    if (req.parse === undefined) return { ok: true, value: undefined, status: statusCode };
+    const context = responseContext(req.method, req.path, statusCode, () => this.#secrets(req, token));
+    try {
+      return { ok: true, value: req.parse(text, contentType, context), status: statusCode };
+    } catch (cause) {
+      return { ok: false, failure: { kind: 'final' }, error: context.unexpected(cause, text) };
+    }
+  }
+
+  /** Everything an error about this request must not echo. */
+  #secrets(req: ApiRequest<unknown>, token: string | undefined): readonly string[] {
+    return [...(req.secrets ?? []), ...this.#config.credentialSecrets(), ...(token === undefined ? [] : [token])];
   }
 
   #observe(req: ApiRequest<unknown>, attempt: Attempt<unknown>, started: number, retry: number, requestId: string | undefined): void {
@@ -166,68 +227,6 @@ export class HttpTransport {
       });
     } catch {
       // An observer's bug must not fail the call it watches.
-    }
-  }
-
-  async #attempt<T>(req: ApiRequest<T>, signal: AbortSignal | undefined, options: CallOptions, requestId: string | undefined): Promise<Attempt<T | void>> {
-    if (req.secrets?.length) this.#config.secretsSent?.(req.secrets);
-    let token: string | undefined;
-    // Built only when an error needs scrubbing.
-    const secrets = (): readonly string[] => [...(req.secrets ?? []), ...this.#config.credentialSecrets(), ...(token === undefined ? [] : [token])];
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.#config.userAgent,
-    };
-    if (requestId !== undefined) headers['x-request-id'] = requestId;
-    let body: string | undefined;
-    if (req.form !== undefined) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(req.form).toString();
-    } else if (req.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.json);
-    }
-    let statusCode: number;
-    let responseHeaders: Record<string, string | string[] | undefined>;
-    let text: string;
-    try {
-      token = await this.#config.tokenSource(req.issuer ?? 'project').token();
-      headers['x-service-auth'] = token;
-      const response = await this.#pool().request({
-        method: req.method,
-        path: this.#basePath + req.path + queryString(req.query),
-        headers,
-        body,
-        signal,
-        headersTimeout: this.#config.timeouts.headersMs,
-        bodyTimeout: this.#config.timeouts.bodyMs,
-      });
-      statusCode = response.statusCode;
-      responseHeaders = response.headers;
-      text = await response.body.text();
-    } catch (cause) {
-      return this.#transportFailure(req, cause, signal, options);
-    }
-
-    const contentType = headerValue(responseHeaders['content-type']) ?? '';
-    if (statusCode < 200 || statusCode >= 300) {
-      const error = errorFromResponse({
-        method: req.method,
-        path: req.path,
-        status: statusCode,
-        body: text,
-        contentType,
-        retryAfterMs: parseRetryAfter(headerValue(responseHeaders['retry-after'])),
-        secrets: secrets(),
-      });
-      return { ok: false, failure: { kind: 'status', status: statusCode }, error };
-    }
-    if (req.parse === undefined) return { ok: true, value: undefined, status: statusCode };
-    const response = responseContext(req.method, req.path, statusCode, secrets);
-    try {
-      return { ok: true, value: req.parse(text, contentType, response), status: statusCode };
-    } catch (cause) {
-      return { ok: false, failure: { kind: 'final' }, error: response.unexpected(cause, text) };
     }
   }
 
@@ -342,6 +341,14 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+function requestBody(req: ApiRequest<unknown>): { contentType?: string; body?: string } {
+  if (req.form !== undefined) return { contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(req.form).toString() };
+  if (req.json !== undefined) return { contentType: 'application/json', body: JSON.stringify(req.json) };
+  return NO_BODY;
+}
+
+const NO_BODY: { contentType?: string; body?: string } = Object.freeze({});
+
 function queryString(query: ApiRequest<unknown>['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -392,7 +399,16 @@ export function optionalJson<S extends z.ZodType>(schema: S): ResponseParser<z.o
   return (body) => (body.trim() === '' ? undefined : parseJson(schema, body));
 }
 
-/** `/v2/project/{apiKey}/...segments`, each segment validated and encoded. */
+/** `/v2/project/{apiKey}/...segments`, each segment encoded. */
 export function projectPath(apiKey: string, ...segments: string[]): string {
-  return ['/v2/project', apiKey, ...segments].map((segment, i) => (i === 0 ? segment : encodeURIComponent(segment))).join('/');
+  let path = `/v2/project/${pathSegment(apiKey)}`;
+  for (const segment of segments) path += `/${pathSegment(segment)}`;
+  return path;
+}
+
+/** Characters `encodeURIComponent` leaves as they are: most ids and keys need no encoding. */
+const UNRESERVED = /^[\w.~-]*$/;
+
+function pathSegment(segment: string): string {
+  return UNRESERVED.test(segment) ? segment : encodeURIComponent(segment);
 }

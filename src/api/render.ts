@@ -66,6 +66,8 @@ export const renderSchema = wireRenderSchema.transform((raw) =>
 );
 export type Render = z.output<typeof renderSchema>;
 
+const parseRender = json(renderSchema);
+
 /** A page of renders; each is validated when first read (lists.ts). */
 export const parseRenderList = lazyList(renderSchema);
 
@@ -125,11 +127,11 @@ export class RenderStreams {
     const data = optionalString('tokenData', options.tokenData, '"whiteboard"');
     const token =
       callerToken(options.token, 'publisher', body.sessionId) ?? (await this.#ctx.tokens.client({ sessionId: body.sessionId, role: 'publisher', data }));
-    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: { ...body, token }, secrets: [token], parse: json(renderSchema) }, call);
+    return this.#ctx.http.request({ method: 'POST', path: this.#path(), json: { ...body, token }, secrets: [token], parse: parseRender }, call);
   }
 
   async get(renderId: string, call?: CallOptions): Promise<Render> {
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(renderId)), parse: json(renderSchema) }, call);
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(this.#id(renderId)), parse: parseRender }, call);
   }
 
   async list(options: { offset?: number; count?: number } = {}, call?: CallOptions): Promise<Page<Render>> {

@@ -64,6 +64,38 @@ describe('REST tokens (X-SERVICE-AUTH)', () => {
     now -= 5_000;
     expect(await source.token()).not.toBe(first);
   });
+
+  test('reusable(): the signed token while token() would reuse it, undefined while signing and after the window', async () => {
+    let now = 1_700_000_000_000;
+    const source = new RestTokenSource('k', new HmacSigner(SECRET), 'project', { reuseMs: 30_000, now: () => now });
+    expect(source.reusable()).toBeUndefined();
+    const signing = source.token();
+    expect(source.reusable()).toBeUndefined();
+    const first = await signing;
+    expect(source.reusable()).toBe(first);
+    now += 29_999;
+    expect(source.reusable()).toBe(first);
+    now += 1;
+    expect(source.reusable()).toBeUndefined();
+    const second = await source.token();
+    expect(second).not.toBe(first);
+    expect(source.reusable()).toBe(second);
+    now -= 5_000;
+    expect(source.reusable()).toBeUndefined();
+  });
+
+  test('reusable(): never with reuseMs 0, nor after a failed signing', async () => {
+    const once = new RestTokenSource('k', new HmacSigner(SECRET), 'project', { reuseMs: 0 });
+    await once.token();
+    expect(once.reusable()).toBeUndefined();
+
+    const failing = { sign: () => Promise.reject(new Error('no key')) } as unknown as HmacSigner;
+    const source = new RestTokenSource('k', failing, 'project', { reuseMs: 30_000 });
+    await expect(source.token()).rejects.toThrow('no key');
+    expect(source.reusable()).toBeUndefined();
+    await expect(source.token()).rejects.toThrow('no key');
+    expect(source.minted).toBe(2);
+  });
 });
 
 describe('participant (client) tokens', () => {

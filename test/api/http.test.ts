@@ -11,7 +11,7 @@ import {
   VideoTimeoutError,
   closeSharedPools,
 } from '../../src/api';
-import { sharedPool } from '../../src/api/http';
+import { projectPath, sharedPool } from '../../src/api/http';
 import { type FakeService, type Handler, freePort, startFakeService } from './support/fake-service';
 
 const API_KEY = '46123456';
@@ -106,6 +106,16 @@ describe('what goes on the wire', () => {
     expect(service.requests[0]!.url).toBe(`/video/v2/project/${API_KEY}/render/R%201/`);
   });
 
+  test('path segments: unreserved characters as they are, anything else percent-encoded', () => {
+    expect(projectPath('46123456', 'archive', 'b40ef09b-3811-4726-b508-e41a0f96c68f')).toBe(
+      '/v2/project/46123456/archive/b40ef09b-3811-4726-b508-e41a0f96c68f',
+    );
+    expect(projectPath('k_1.~', 'session', '2_MX4x-fg', '')).toBe('/v2/project/k_1.~/session/2_MX4x-fg/');
+    for (const segment of ['R 1', 'a?b', 'a#b', 'a%2F', 'ü', "it's", '(x)*!', 'a\nb', 'a+b=c&d']) {
+      expect(projectPath('k', segment)).toBe(`/v2/project/k/${encodeURIComponent(segment)}`);
+    }
+  });
+
   test('captions: minted moderator token, 202 accepted', async () => {
     const service = await fake(() => ({ status: 202, body: { captionsId: 'C1' } }));
     const { client } = clientFor(service);
@@ -131,6 +141,59 @@ describe('what goes on the wire', () => {
     const { client } = clientFor(service);
     await expect(client.archives.delete('A1')).resolves.toBeUndefined();
     expect(service.requests[0]!.method).toBe('DELETE');
+  });
+});
+
+describe('each attempt', () => {
+  test('one signed token serves later calls and retries; request id, accept and user agent on every attempt', async () => {
+    const service = await fake((_req, i) => (i === 1 ? { status: 500, body: 'boom' } : { body: ARCHIVE }));
+    let requestId = 0;
+    const events: { status: string; retry: number; requestId?: string }[] = [];
+    const { client } = clientFor(service, {
+      requestId: () => `req-${++requestId}`,
+      observer: ({ status, retry, requestId }) => events.push({ status, retry, requestId }),
+    });
+    await client.archives.get('A1');
+    await client.archives.get('A1');
+    await client.archives.get('A1');
+    expect(service.requests).toHaveLength(4);
+    expect(client.restTokensMinted).toBe(1);
+    const tokens = new Set(service.requests.map((r) => r.headers['x-service-auth']));
+    expect(tokens.size).toBe(1);
+    for (const [i, request] of service.requests.entries()) {
+      expect(request.headers).toMatchObject({ accept: 'application/json', 'x-request-id': `req-${i + 1}` });
+      expect(request.headers['user-agent']).toMatch(/^vidops-video-client\//);
+      expect(request.headers['content-type']).toBeUndefined();
+    }
+    expect(events).toEqual([
+      { status: '200', retry: 0, requestId: 'req-1' },
+      { status: '500', retry: 0, requestId: 'req-2' },
+      { status: '200', retry: 1, requestId: 'req-3' },
+      { status: '200', retry: 0, requestId: 'req-4' },
+    ]);
+  });
+
+  test('calls made while the first token is signed wait for it: one signing', async () => {
+    const service = await fake(() => ({ body: ARCHIVE }));
+    const { client } = clientFor(service);
+    await Promise.all(Array.from({ length: 8 }, () => client.archives.get('A1')));
+    expect(client.restTokensMinted).toBe(1);
+    expect(new Set(service.requests.map((r) => r.headers['x-service-auth'])).size).toBe(1);
+  });
+
+  test('the secrets of a request are reported before each attempt, and a retried JSON body is sent again whole', async () => {
+    const service = await fake((_req, i) => (i === 0 ? { status: 500, body: 'boom' } : { body: { type: 's3', config: { bucket: 'b' } } }));
+    const reported: (readonly string[])[] = [];
+    const { client } = clientFor(service, { secretsSent: (values) => reported.push(values) });
+    await client.archives.setUploadTarget({ type: 's3', config: { accessKey: 'AKIA1', secretKey: 'S3CRET', bucket: 'b' } }, { maxRetries: 1 });
+    expect(service.requests).toHaveLength(2);
+    expect(reported).toEqual([
+      ['AKIA1', 'S3CRET'],
+      ['AKIA1', 'S3CRET'],
+    ]);
+    expect(service.requests[1]!.body).toBe(service.requests[0]!.body);
+    expect(JSON.parse(service.requests[1]!.body)).toMatchObject({ type: 's3', config: { secretKey: 'S3CRET' } });
+    expect(service.requests[1]!.headers['content-type']).toBe('application/json');
   });
 });
 
