@@ -7,6 +7,8 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  LeaseChangeCursor,
+  LeaseChanges,
   LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
@@ -31,6 +33,9 @@ const isPending = (row: OutboxRow): boolean => row.deliveredAt === undefined && 
 
 const channelOf = (row: OutboxRow): string => `${row.teamId}/${row.channelId}`;
 
+/** Lease changes kept (`leaseChanges`); half are dropped when there are more. */
+const LEASE_LOG_LIMIT = 10_000;
+
 const byDueTimeThenId = (a: Watch, b: Watch): number => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export class MemoryWatchStore implements WatchStore {
@@ -40,6 +45,9 @@ export class MemoryWatchStore implements WatchStore {
   /** Channel → the latest `deliveredAt` of a reply (a posted message) in it, for the pacing rule. */
   readonly #postedAt = new Map<string, number>();
   #nextOutboxId = 1;
+  /** Watches whose leases others touched (`leaseChanges`), oldest first; the first has number `#leaseLogStart`. */
+  #leaseLog: string[] = [];
+  #leaseLogStart = 0;
 
   async addWatch(watch: NewWatch): Promise<boolean> {
     return this.#insertWatch(watch);
@@ -70,6 +78,7 @@ export class MemoryWatchStore implements WatchStore {
       const taken = takenPerProject.get(watch.projectName) ?? 0;
       if (taken >= limitOf(watch.projectName)) continue;
       takenPerProject.set(watch.projectName, taken + 1);
+      if (watch.leaseOwner !== undefined) this.#logLeaseChange(watch.id);
       watch.leaseOwner = owner;
       watch.leaseUntil = now + leaseMs;
       watch.repollRequested = false;
@@ -139,7 +148,9 @@ export class MemoryWatchStore implements WatchStore {
       if (watch.endedAt !== undefined || !matchesFilter(watch, filter)) continue;
       matched += 1;
       watch.nextPollAt = Math.min(watch.nextPollAt, now);
-      if (isLeased(watch, now)) watch.repollRequested = true;
+      if (!isLeased(watch, now)) continue;
+      watch.repollRequested = true;
+      this.#logLeaseChange(watch.id);
     }
     return matched;
   }
@@ -156,6 +167,7 @@ export class MemoryWatchStore implements WatchStore {
     watch.revision += 1;
     delete watch.leaseOwner;
     delete watch.leaseUntil;
+    this.#logLeaseChange(watchId);
     for (const row of this.#outbox.values()) {
       if (row.watchId === watchId && isPending(row) && row.payload.type === 'card' && !isLeased(row, change.at)) {
         row.discardedAt = change.at;
@@ -171,7 +183,24 @@ export class MemoryWatchStore implements WatchStore {
     watch.endedAt = at;
     delete watch.leaseOwner;
     delete watch.leaseUntil;
+    this.#logLeaseChange(watchId);
     return true;
+  }
+
+  async leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges> {
+    const end = this.#leaseLogStart + this.#leaseLog.length;
+    if (after === undefined) return { watchIds: [], cursor: end, complete: true };
+    if (after < this.#leaseLogStart) return { watchIds: [], cursor: end, complete: false };
+    return { watchIds: this.#leaseLog.slice(after - this.#leaseLogStart), cursor: end, complete: true };
+  }
+
+  #logLeaseChange(watchId: string): void {
+    this.#leaseLog.push(watchId);
+    if (this.#leaseLog.length > LEASE_LOG_LIMIT) {
+      const dropped = this.#leaseLog.length - LEASE_LOG_LIMIT / 2;
+      this.#leaseLog = this.#leaseLog.slice(dropped);
+      this.#leaseLogStart += dropped;
+    }
   }
 
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {

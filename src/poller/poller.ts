@@ -25,6 +25,8 @@ import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot
 import { type Observation, type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
 import {
   type CompletedPoll,
+  type LeaseChangeCursor,
+  type LeaseChanges,
   type NewWatch,
   type OutboxItem,
   type PollOutcome,
@@ -112,6 +114,8 @@ interface Lease {
   polledAt?: number;
   /** A hint arrived (`pollNow`) while kept: a poll already reading may have read too early. */
   repoll?: boolean;
+  /** Others may have touched the lease since it was last confirmed (`leaseChanges`): the store is asked before the next poll. */
+  unconfirmed?: boolean;
 }
 
 /** A polled watch whose outcome is still to be worked out. */
@@ -165,6 +169,8 @@ export class Poller {
     Pick<PollerOptions, 'renderCard'> & { holdMs: number };
   readonly #maxAges: Readonly<Record<WatchKind, number>>;
   #cycles = 0;
+  /** Where the next read of the store's lease changes starts. */
+  #leaseCursor: LeaseChangeCursor | undefined;
 
   constructor(options: PollerOptions) {
     this.#store = options.store;
@@ -222,6 +228,9 @@ export class Poller {
     const report: CycleReport = { claimed: 0, kept: 0, polled: 0, deferred: 0, requests: 0, naiveRequests: 0, transitions: 0, failedProjects: [] };
     const now = this.#clock();
     const owner = `${this.#options.instanceId}:${++this.#cycles}`;
+    // Before the claim: a change after it is in the next read. Nothing kept, nothing to learn (a
+    // cursor left behind meanwhile reads back more, or answers incomplete, next time).
+    if (this.#options.holdMs > 0 && (this.#kept.size > 0 || this.#leaseCursor === undefined)) await this.#readLeaseChanges();
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
     const keptDue = this.#keptDue(now, excludeProjects);
     const claimed = await this.#claim(owner, now, excludeProjects, keptDue);
@@ -330,15 +339,43 @@ export class Poller {
   }
 
   /**
-   * The kept leases that still stand (an action, an unwatch or another poller may have taken one
-   * back since): a read per chunk, with a turn of the event loop between chunks. A lease that
-   * cannot be checked is dropped; its watch returns to the queue when the lease runs out.
+   * Marks the kept leases others touched since the last read (an action, an unwatch, a hint, a
+   * takeover), for `#confirm` to ask the store about; every kept lease when the log cannot tell
+   * (it no longer reaches back, it could not be read, or there was no cursor yet).
+   */
+  async #readLeaseChanges(): Promise<void> {
+    const after = this.#leaseCursor;
+    let changes: LeaseChanges;
+    try {
+      changes = await this.#store.leaseChanges(after);
+    } catch (error) {
+      this.#logger.warn('could not read lease changes; every kept watch is checked before its next poll', { error });
+      for (const lease of this.#kept.values()) lease.unconfirmed = true;
+      return;
+    }
+    this.#leaseCursor = changes.cursor;
+    if (after === undefined || !changes.complete) {
+      for (const lease of this.#kept.values()) lease.unconfirmed = true;
+      return;
+    }
+    for (const watchId of changes.watchIds) {
+      const lease = this.#kept.get(watchId);
+      if (lease) lease.unconfirmed = true;
+    }
+  }
+
+  /**
+   * The kept leases that still stand: those others touched since they were confirmed are checked
+   * (an action, an unwatch or another poller may have taken one back), a read per chunk with a
+   * turn of the event loop between chunks; the rest stand. A lease that cannot be checked is
+   * dropped; its watch returns to the queue when the lease runs out.
    */
   async #confirm(due: readonly Lease[]): Promise<Lease[]> {
-    const standing: Lease[] = [];
-    for (let start = 0; start < due.length; start += CHECK_CHUNK) {
+    const standing = due.filter((lease) => !lease.unconfirmed);
+    const unconfirmed = due.filter((lease) => lease.unconfirmed);
+    for (let start = 0; start < unconfirmed.length; start += CHECK_CHUNK) {
       if (start > 0) await yieldToEventLoop();
-      const chunk = due.slice(start, start + CHECK_CHUNK);
+      const chunk = unconfirmed.slice(start, start + CHECK_CHUNK);
       let checks: Awaited<ReturnType<WatchStore['checkLeases']>>;
       try {
         checks = await this.#store.checkLeases(chunk.map((lease) => ({ watchId: lease.watch.id, owner: lease.owner })));
@@ -348,8 +385,12 @@ export class Poller {
         continue;
       }
       chunk.forEach((lease, i) => {
-        if (checks[i] === 'lost') this.#kept.delete(lease.watch.id);
-        else standing.push(lease);
+        if (checks[i] === 'lost') {
+          this.#kept.delete(lease.watch.id);
+        } else {
+          lease.unconfirmed = false;
+          standing.push(lease);
+        }
       });
     }
     return standing;

@@ -173,6 +173,18 @@ export interface WatchLease {
  */
 export type LeaseCheck = 'held' | 'repoll' | 'lost';
 
+/** Where a read of `leaseChanges` ended; the next read starts there. Opaque to callers. */
+export type LeaseChangeCursor = number;
+
+/** What `leaseChanges` found since a cursor. */
+export interface LeaseChanges {
+  /** Watches whose lease may have been taken back, taken over or flagged for a repoll (repeats possible). */
+  watchIds: string[];
+  cursor: LeaseChangeCursor;
+  /** False when the log no longer reaches back to the cursor given: any kept lease may have changed. */
+  complete: boolean;
+}
+
 export interface WatchFilter {
   projectName?: string;
   kind?: WatchKind;
@@ -241,10 +253,17 @@ export interface ClaimOptions {
  * - `checkLeases` answers, per lease in order, whether it still stands: the watch has not ended
  *   and `leaseOwner === owner` (ownership decides, as for `completePoll`). A standing lease of a
  *   watch with `repollRequested` answers `repoll` and has the flag cleared (the caller polls it
- *   now, after the request); nothing else changes. A poller that keeps the watches it claimed
- *   between polls (writing nothing for a poll that found nothing new) asks this before each poll
- *   of a kept watch, so an action, an unwatch, a takeover or a hint reaches it as it would a
- *   claim.
+ *   now, after the request); nothing else changes.
+ * - `leaseChanges` names the watches whose leases something other than their holder touched since
+ *   a cursor: `updateCard` and `endWatch` (the lease cleared), `expedite` of a leased watch (the
+ *   repoll flag), `claimDue` of a watch whose lease had run out (taken over). Without a cursor it
+ *   names none and only returns one. It may name a watch again (SQL stores read back an overlap
+ *   of a few seconds, so a change committed while the last read ran is not missed) and keeps a
+ *   bounded history: a cursor older than that answers `complete: false`. A poller that keeps the
+ *   watches it claimed between polls (writing nothing for a poll that found nothing new) reads
+ *   this once a cycle and asks `checkLeases` about the kept watches named (all of them when
+ *   incomplete) before polling them again, so an action, an unwatch, a takeover or a hint reaches
+ *   a kept watch as it would a claim, without a read per kept watch per poll.
  * - `expedite` makes matching, not ended watches due at `now` (`nextPollAt = min(nextPollAt, now)`)
  *   and sets `repollRequested` on those currently leased; it returns how many matched.
  * - `updateCard` sets a watch's card model (ended or not, whatever its lease) and, when a state
@@ -317,6 +336,8 @@ export interface WatchStore {
   releaseWatch(watchId: string, owner: string): Promise<boolean>;
   /** Which of these leases still stand, in order; clears `repollRequested` on those it answers `repoll` for. */
   checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]>;
+  /** The watches whose leases others touched since `after` (see above). */
+  leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges>;
   expedite(filter: WatchFilter, now: number): Promise<number>;
   /** Sets the card model (and the state an action left the resource in); false when no such watch. */
   updateCard(watchId: string, change: CardChange): Promise<boolean>;

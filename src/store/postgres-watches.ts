@@ -8,6 +8,8 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  LeaseChangeCursor,
+  LeaseChanges,
   LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
@@ -21,6 +23,9 @@ import type {
 } from '../poller/watch';
 import { inTransaction } from './pg-transaction';
 import {
+  LEASE_CHANGE_PRUNE_EVERY_MS,
+  LEASE_CHANGE_RETENTION_MS,
+  leaseChangeWindow,
   pickDue,
   toNewOutboxRecord,
   toNewWatchRecord,
@@ -63,12 +68,18 @@ const DUE_PAGE = `
 // transaction runs, the re-check once it committed), so two replicas never lease the same watch.
 // \`COALESCE(ended_at, -1) = -1\` is \`ended_at IS NULL\` in a form the partial index \`watches_due\`
 // cannot serve: with it, the planner scanned every active watch instead of fetching these ids.
+/** The database's clock in ms (lease changes are logged and read by it, whichever replica writes). */
+const DB_NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+
+// A lease that ran out is taken over: its holder may still keep the watch (\`taken_over\`, logged).
 const LEASE_WATCHES = `
   WITH picked AS (
-    SELECT id FROM watches
+    SELECT id, lease_owner IS NOT NULL AS taken_over FROM watches
     WHERE id = ANY($4::text[]) AND COALESCE(ended_at, -1) = -1 AND next_poll_at <= $2::bigint
       AND (lease_until IS NULL OR lease_until <= $2::bigint)
     FOR UPDATE SKIP LOCKED
+  ), logged AS (
+    INSERT INTO lease_changes (watch_id, logged_at) SELECT id, ${DB_NOW_MS} FROM picked WHERE taken_over
   )
   UPDATE watches w SET lease_owner = $1, lease_until = $2::bigint + $3::bigint, repoll_requested = false
   FROM picked WHERE w.id = picked.id
@@ -180,6 +191,9 @@ function channelLockKey(item: Pick<OutboxItem, 'teamId' | 'channelId'>): number 
 }
 
 export class PostgresWatchStore implements WatchStore {
+  /** When this store last pruned the lease change log (the database's clock). */
+  private prunedAt = -Infinity;
+
   constructor(private readonly pool: Pool) {}
 
   async addWatch(watch: NewWatch): Promise<boolean> {
@@ -278,14 +292,18 @@ export class PostgresWatchStore implements WatchStore {
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {
     const matches = matchesFilter(filter, 2);
-    const expedited = await this.pool.query(
-      `UPDATE watches SET
-         next_poll_at     = LEAST(next_poll_at, $1::bigint),
-         repoll_requested = CASE WHEN lease_until > $1::bigint THEN true ELSE repoll_requested END
-       WHERE ended_at IS NULL AND ${matches.sql}`,
+    const expedited = await this.pool.query<{ n: number }>(
+      `WITH expedited AS (
+         UPDATE watches SET
+           next_poll_at     = LEAST(next_poll_at, $1::bigint),
+           repoll_requested = CASE WHEN lease_until > $1::bigint THEN true ELSE repoll_requested END
+         WHERE ended_at IS NULL AND ${matches.sql}
+         RETURNING id, lease_until > $1::bigint AS leased),
+       logged AS (INSERT INTO lease_changes (watch_id, logged_at) SELECT id, ${DB_NOW_MS} FROM expedited WHERE leased)
+       SELECT count(*)::int AS n FROM expedited`,
       [now, ...matches.values],
     );
-    return expedited.rowCount ?? 0;
+    return expedited.rows[0]?.n ?? 0;
   }
 
   async updateCard(watchId: string, change: CardChange): Promise<boolean> {
@@ -302,6 +320,7 @@ export class PostgresWatchStore implements WatchStore {
            lease_until    = NULL
          WHERE id = $1
          RETURNING id),
+       logged AS (INSERT INTO lease_changes (watch_id, logged_at) SELECT id, ${DB_NOW_MS} FROM written),
        superseded AS (
          UPDATE outbox SET discarded_at = $4::bigint, last_error = 'superseded by an action'
          WHERE watch_id IN (SELECT id FROM written) AND delivered_at IS NULL AND discarded_at IS NULL
@@ -313,11 +332,26 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async endWatch(watchId: string, at: number): Promise<boolean> {
-    const ended = await this.pool.query('UPDATE watches SET ended_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND ended_at IS NULL', [
-      watchId,
-      at,
-    ]);
+    const ended = await this.pool.query(
+      `WITH ended AS (
+         UPDATE watches SET ended_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND ended_at IS NULL RETURNING id)
+       INSERT INTO lease_changes (watch_id, logged_at) SELECT id, ${DB_NOW_MS} FROM ended`,
+      [watchId, at],
+    );
     return (ended.rowCount ?? 0) > 0;
+  }
+
+  async leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges> {
+    const { rows } = await this.pool.query<{ now: string }>(`SELECT ${DB_NOW_MS} AS now`);
+    const now = Number(rows[0]!.now);
+    if (now - this.prunedAt >= LEASE_CHANGE_PRUNE_EVERY_MS) {
+      this.prunedAt = now;
+      await this.pool.query('DELETE FROM lease_changes WHERE logged_at < $1', [now - LEASE_CHANGE_RETENTION_MS]);
+    }
+    const { since, complete } = leaseChangeWindow(after, now);
+    if (after === undefined || !complete) return { watchIds: [], cursor: now, complete };
+    const changed = await this.pool.query<{ watch_id: string }>('SELECT watch_id FROM lease_changes WHERE logged_at >= $1', [since]);
+    return { watchIds: changed.rows.map((row) => row.watch_id), cursor: now, complete };
   }
 
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {

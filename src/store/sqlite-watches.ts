@@ -8,6 +8,8 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  LeaseChangeCursor,
+  LeaseChanges,
   LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
@@ -19,6 +21,9 @@ import type {
   WatchStore,
 } from '../poller/watch';
 import {
+  LEASE_CHANGE_PRUNE_EVERY_MS,
+  LEASE_CHANGE_RETENTION_MS,
+  leaseChangeWindow,
   pickDueSync,
   toNewOutboxRecord,
   toNewWatchRecord,
@@ -68,6 +73,14 @@ const DUE_PAGE = `
       LIMIT @page))
   ORDER BY next_poll_at, id
   LIMIT @page`;
+
+/** The database's clock in ms (lease changes are logged and read by it, whichever process writes). */
+const DB_NOW_MS = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
+
+/** Logs a lease change for each id of the JSON array @ids whose row matches the condition. */
+const logLeaseChanges = (condition: string) => `
+  INSERT INTO lease_changes (watch_id, logged_at)
+  SELECT id, ${DB_NOW_MS} FROM watches WHERE id IN (SELECT value FROM json_each(@ids)) AND ${condition}`;
 
 const LEASE_WATCHES = `
   UPDATE watches SET lease_owner = @owner, lease_until = @lease_until, repoll_requested = 0
@@ -133,6 +146,9 @@ const flag = (value: boolean): number => (value ? 1 : 0);
 const byDueTimeThenId = (a: Watch, b: Watch): number => a.nextPollAt - b.nextPollAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export class SqliteWatchStore implements WatchStore {
+  /** When this connection last pruned the lease change log (the database's clock). */
+  private prunedAt = -Infinity;
+
   constructor(
     private readonly db: Database.Database,
     private readonly statement: PrepareStatement,
@@ -167,7 +183,10 @@ export class SqliteWatchStore implements WatchStore {
         options,
       ).map((row) => row.id);
       if (ids.length === 0) return [];
-      return this.statement(LEASE_WATCHES).all({ owner, lease_until: now + leaseMs, ids: JSON.stringify(ids) }) as WatchRecord[];
+      const picked = JSON.stringify(ids);
+      // A lease that ran out is taken over: its holder may still keep the watch.
+      this.statement(logLeaseChanges('lease_owner IS NOT NULL')).run({ ids: picked });
+      return this.statement(LEASE_WATCHES).all({ owner, lease_until: now + leaseMs, ids: picked }) as WatchRecord[];
     });
     // RETURNING comes back in no particular order.
     return rows.map(toWatch).sort(byDueTimeThenId);
@@ -216,14 +235,18 @@ export class SqliteWatchStore implements WatchStore {
 
   async expedite(filter: WatchFilter, now: number): Promise<number> {
     const matches = matchesFilter(filter);
-    const expedited = this.immediate(() =>
+    const expedited = this.immediate(() => {
       this.statement(
+        `INSERT INTO lease_changes (watch_id, logged_at)
+         SELECT id, ${DB_NOW_MS} FROM watches WHERE ended_at IS NULL AND lease_until > @now AND ${matches.sql}`,
+      ).run({ ...matches.params, now });
+      return this.statement(
         `UPDATE watches SET
            next_poll_at     = MIN(next_poll_at, @now),
            repoll_requested = CASE WHEN lease_until > @now THEN 1 ELSE repoll_requested END
          WHERE ended_at IS NULL AND ${matches.sql}`,
-      ).run({ ...matches.params, now }),
-    );
+      ).run({ ...matches.params, now });
+    });
     return expedited.changes;
   }
 
@@ -242,6 +265,7 @@ export class SqliteWatchStore implements WatchStore {
          WHERE id = @id`,
       ).run({ id: watchId, card: JSON.stringify(change.card), state, at: change.at });
       if (written.changes > 0) {
+        this.logLeaseChange(watchId);
         this.statement(
           `UPDATE outbox SET discarded_at = @at, last_error = 'superseded by an action'
            WHERE watch_id = @id AND delivered_at IS NULL AND discarded_at IS NULL
@@ -254,10 +278,31 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async endWatch(watchId: string, at: number): Promise<boolean> {
-    const ended = this.immediate(() =>
-      this.statement('UPDATE watches SET ended_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND ended_at IS NULL').run(at, watchId),
-    );
+    const ended = this.immediate(() => {
+      const written = this.statement('UPDATE watches SET ended_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND ended_at IS NULL').run(
+        at,
+        watchId,
+      );
+      if (written.changes > 0) this.logLeaseChange(watchId);
+      return written;
+    });
     return ended.changes > 0;
+  }
+
+  async leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges> {
+    const now = (this.statement(`SELECT ${DB_NOW_MS} AS now`).get() as { now: number }).now;
+    if (now - this.prunedAt >= LEASE_CHANGE_PRUNE_EVERY_MS) {
+      this.immediate(() => this.statement('DELETE FROM lease_changes WHERE logged_at < ?').run(now - LEASE_CHANGE_RETENTION_MS));
+      this.prunedAt = now;
+    }
+    const { since, complete } = leaseChangeWindow(after, now);
+    if (after === undefined || !complete) return { watchIds: [], cursor: now, complete };
+    const rows = this.statement('SELECT watch_id FROM lease_changes WHERE logged_at >= ?').pluck().all(since) as string[];
+    return { watchIds: rows, cursor: now, complete };
+  }
+
+  private logLeaseChange(watchId: string): void {
+    this.statement(`INSERT INTO lease_changes (watch_id, logged_at) VALUES (?, ${DB_NOW_MS})`).run(watchId);
   }
 
   async claimOutbox(owner: string, now: number, limit: number, leaseMs: number, options: OutboxClaimOptions = {}): Promise<OutboxRow[]> {

@@ -6,6 +6,8 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  LeaseChangeCursor,
+  LeaseChanges,
   LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
@@ -370,6 +372,10 @@ export class SqliteStore implements VidopsStore {
 
   checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
     return this.watches.checkLeases(leases);
+  }
+
+  leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges> {
+    return this.watches.leaseChanges(after);
   }
 
   completePoll(watchId: string, owner: string, outcome: PollOutcome): Promise<boolean> {

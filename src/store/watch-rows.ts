@@ -264,3 +264,25 @@ function duePicker(limit: number, options: ClaimOptions): { picked: DueRow[]; of
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The lease change log (`leaseChanges`), kept by the database's clock on both SQL stores.
+
+/**
+ * A read goes back this far before the last one's end: a change logged while that read ran but
+ * committed after it is read now (a transaction that touches a watch lasts milliseconds).
+ */
+export const LEASE_CHANGE_OVERLAP_MS = 5_000;
+
+/** Lease changes older than this are pruned; a cursor from before then answers incomplete. */
+export const LEASE_CHANGE_RETENTION_MS = 10 * 60_000;
+
+/** How often a store prunes the log (at most), on a read. */
+export const LEASE_CHANGE_PRUNE_EVERY_MS = 60_000;
+
+/** Where a read after `after` starts, and whether the log still holds everything since (`now` is the database's clock). */
+export function leaseChangeWindow(after: number | undefined, now: number): { since: number; complete: boolean } {
+  if (after === undefined) return { since: now, complete: true };
+  const since = after - LEASE_CHANGE_OVERLAP_MS;
+  return { since, complete: since >= now - LEASE_CHANGE_RETENTION_MS };
+}

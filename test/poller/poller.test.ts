@@ -424,7 +424,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     return w.id;
   }
 
-  it('writes nothing for polls that find nothing new, polls the kept watch again without a claim, and writes the change under its claim', async () => {
+  it('writes nothing for polls that find nothing new, polls the kept watch again without a claim or a check, and writes the change under its claim', async () => {
     const { store, counting, calls } = counted();
     const s = setup({ store: counting, keepLeases: true });
     const id = await keptArchive(s, store);
@@ -434,15 +434,60 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 0, polled: 0 });
     jest.setSystemTime(T0 + 3_000);
     expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 0 });
-    expect(calls).toEqual(['claim 1', 'check 1']);
+    // Nobody touched its lease meanwhile (the store's lease changes name nothing): no read of it either.
+    expect(calls).toEqual(['claim 1']);
 
     s.service.putArchive('prod', { ...archive({ id: 'A1', createdAt: T0 }), status: 'paused' });
     jest.setSystemTime(T0 + 6_000);
     expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 1 });
-    expect(calls).toEqual(['claim 1', 'check 1', 'check 1', 'write 1']);
+    expect(calls).toEqual(['claim 1', 'write 1']);
     expect(store.allOutbox().map((row) => row.idempotencyKey)).toEqual([`${id}:archive:paused@0`]);
     expect(await store.getWatch(id)).toMatchObject({ lastState: { status: 'paused' }, lastChangeAt: T0 + 6_000, nextPollAt: T0 + 9_000, revision: 1 });
     expect((await store.getWatch(id))?.leaseOwner).toBeUndefined();
+  });
+
+  it('asks the store only about the kept watches others touched since the last cycle', async () => {
+    const { store, counting, calls } = counted();
+    const s = setup({ store: counting, keepLeases: true });
+    const ids = [];
+    for (const id of ['A1', 'A2', 'A3']) {
+      const a = archive({ id, createdAt: T0 });
+      s.service.putArchive('prod', a);
+      const w = watchOf('archive', id, archiveSnapshot(a));
+      await store.addWatch(w);
+      ids.push(w.id);
+    }
+    await s.poller.runCycle();
+    // Another replica was hinted about A2 (it is leased here: the store flags it for a repoll).
+    jest.setSystemTime(T0 + 1_000);
+    await store.expedite({ resourceId: 'A2' }, T0 + 1_000);
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 3, polled: 3 });
+    expect(calls).toEqual(['claim 3', 'check 1']);
+    expect((await store.getWatch(ids[1]!))?.repollRequested).toBe(false);
+    jest.setSystemTime(T0 + 6_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 3, polled: 3 });
+    expect(calls).toEqual(['claim 3', 'check 1']);
+  });
+
+  it('checks every kept watch when the lease changes cannot be read, and logs why', async () => {
+    const { store, counting, calls } = counted();
+    let failing = false;
+    const flaky = storeWith(counting, {
+      leaseChanges: async (after) => {
+        if (failing) throw new Error('database is locked');
+        return store.leaseChanges(after);
+      },
+    });
+    const s = setup({ store: flaky, keepLeases: true });
+    const id = await keptArchive(s, store);
+    await s.poller.runCycle();
+    failing = true;
+    await store.endWatch(id, T0 + 1_000);
+    jest.setSystemTime(T0 + 3_000);
+    expect(await s.poller.runCycle()).toMatchObject({ kept: 0, polled: 0 });
+    expect(calls).toEqual(['claim 1', 'check 1']);
+    expect(s.logs).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringContaining('could not read lease changes') }));
   });
 
   it("polls kept watches due within half the fast interval with their project's due ones: one read for both, none early in another project", async () => {

@@ -439,6 +439,44 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       });
     });
 
+    describe('leaseChanges', () => {
+      const named = async (after: number) => {
+        const changes = await store.leaseChanges(after);
+        expect(changes.complete).toBe(true);
+        return { ids: [...new Set(changes.watchIds)].sort(), cursor: changes.cursor };
+      };
+
+      it('names none without a cursor, then each watch whose lease others touched: an action, an unwatch, a hint while leased, a takeover', async () => {
+        for (const id of ['carded', 'ended', 'hinted', 'over', 'quiet']) await store.addWatch(newWatch(id));
+        const start = await store.leaseChanges();
+        expect(start).toMatchObject({ watchIds: [], complete: true });
+        await store.claimDue('p', T0, 5, LEASE);
+        await store.updateCard('carded', { card: { startedBy: 'U1' }, at: T0 + 10 });
+        await store.endWatch('ended', T0 + 10);
+        await store.expedite({ resourceId: 'res-hinted' }, T0 + 10);
+        // 'over' is due again and its lease runs out: another poller takes it over.
+        expect((await store.claimDue('p2', T0 + LEASE, 10, LEASE)).map((w) => w.id).sort()).toEqual(['carded', 'hinted', 'over', 'quiet']);
+        const { ids } = await named(start.cursor);
+        expect(ids).toEqual(['carded', 'ended', 'hinted', 'over', 'quiet']);
+      });
+
+      it('leaves out what the holder itself does and a hint to an unleased watch', async () => {
+        for (const id of ['polled', 'released']) await store.addWatch(newWatch(id));
+        await store.addWatch(newWatch('loose', { nextPollAt: T0 + 5 }));
+        expect((await store.claimDue('p', T0, 10, LEASE)).map((w) => w.id).sort()).toEqual(['polled', 'released']);
+        const start = await store.leaseChanges();
+        await store.completePoll('polled', 'p', pollOutcome());
+        await store.releaseWatch('released', 'p');
+        await store.expedite({ resourceId: 'res-loose' }, T0 + 10);
+        expect(await store.checkLeases([{ watchId: 'released', owner: 'p' }])).toEqual(['lost']);
+        const first = await named(start.cursor);
+        expect(first.ids).toEqual([]);
+        // Unleased ones claimed afresh are not taken from anybody.
+        expect((await store.claimDue('p3', T0 + 1_000, 10, LEASE)).map((w) => w.id).sort()).toEqual(['loose', 'released']);
+        expect((await named(first.cursor)).ids).toEqual([]);
+      });
+    });
+
     describe('outbox', () => {
       async function seed(items: OutboxItem[]): Promise<void> {
         await store.addWatch(newWatch('w'));

@@ -1,6 +1,7 @@
 import type { Watch } from '../../src/poller/watch';
 import type { PostgresStore } from '../../src/store/postgres';
 import { describeWatchStoreContract } from '../poller/watch-store-contract';
+import { LEASE_CHANGE_RETENTION_MS } from '../../src/store/watch-rows';
 import { describePostgres, freshSchema, storeIn, withAdminClient } from './postgres-harness';
 import { T0, newWatch, pollOutcome, reply } from './watch-fixtures';
 
@@ -46,6 +47,30 @@ describePostgres('PostgresStore watches', () => {
     },
     async () => current?.close(),
   );
+
+  it('shows one replica the lease changes of another, answers incomplete past the history kept, and prunes it', async () => {
+    const schema = freshSchema();
+    const [a, b] = await twoReplicas(schema);
+    try {
+      await a.addWatch(newWatch('w'));
+      const start = await a.leaseChanges();
+      await a.claimDue('a', T0, 1, 30_000);
+      await b.endWatch('w', T0 + 10);
+      expect(await a.leaseChanges(start.cursor)).toMatchObject({ watchIds: ['w'], complete: true });
+      expect(await a.leaseChanges(start.cursor - LEASE_CHANGE_RETENTION_MS)).toMatchObject({ watchIds: [], complete: false });
+
+      await withAdminClient((admin) =>
+        admin.query(`INSERT INTO ${schema}.lease_changes (watch_id, logged_at) VALUES ('old', $1)`, [start.cursor - LEASE_CHANGE_RETENTION_MS - 1_000]),
+      );
+      const fresh = storeIn(schema);
+      await fresh.leaseChanges();
+      const { rows } = await withAdminClient((admin) => admin.query<{ watch_id: string }>(`SELECT watch_id FROM ${schema}.lease_changes`));
+      expect(rows.map((row) => row.watch_id)).toEqual(['w']);
+      await fresh.close();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 
   it('never leases one watch to two replicas at once, and every due watch gets its turn', async () => {
     const WATCHES = 500;

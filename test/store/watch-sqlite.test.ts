@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createStore } from '../../src/store';
 import { sqliteMigrations } from '../../src/store/migrations/sqlite';
 import { MEMORY, SqliteStore } from '../../src/store/sqlite';
+import { LEASE_CHANGE_RETENTION_MS } from '../../src/store/watch-rows';
 import { describeWatchStoreContract } from '../poller/watch-store-contract';
 import { T0, newWatch, pollOutcome, reply } from './watch-fixtures';
 
@@ -79,6 +81,30 @@ describe('SqliteStore watches', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+  });
+
+  it('shows one connection the lease changes of another, answers incomplete past the history kept, and prunes it', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const [a, b] = [await migrated(path), await migrated(path)];
+    try {
+      await a.addWatch(newWatch('w'));
+      const start = await a.leaseChanges();
+      await a.claimDue('a', T0, 1, LEASE);
+      await b.endWatch('w', T0 + 10);
+      expect(await a.leaseChanges(start.cursor)).toMatchObject({ watchIds: ['w'], complete: true });
+      expect(await a.leaseChanges(start.cursor - LEASE_CHANGE_RETENTION_MS)).toMatchObject({ watchIds: [], complete: false });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    const raw = new Database(path);
+    raw.prepare(`INSERT INTO lease_changes (watch_id, logged_at) VALUES ('old', ?)`).run(Date.now() - LEASE_CHANGE_RETENTION_MS - 1_000);
+    raw.close();
+    const fresh = await migrated(path);
+    await fresh.leaseChanges();
+    await fresh.close();
+    const after = new Database(path, { readonly: true });
+    expect(after.prepare('SELECT watch_id FROM lease_changes').pluck().all()).toEqual(['w']);
+    after.close();
   });
 
   it('adds the watch tables to a database created before them, keeping its data', async () => {

@@ -221,4 +221,17 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX watches_by_session_kind ON watches (session_id, kind);
     `,
   },
+  {
+    version: 10,
+    name: 'lease changes (a poller checks only the kept leases others touched)',
+    sql: `
+      -- Appended where a lease is taken back, flagged or taken over; logged_at is the database's
+      -- clock (ms), read back with an overlap and pruned after a while (see leaseChanges).
+      CREATE TABLE lease_changes (
+        watch_id  TEXT    NOT NULL,
+        logged_at INTEGER NOT NULL
+      );
+      CREATE INDEX lease_changes_by_time ON lease_changes (logged_at);
+    `,
+  },
 ];
