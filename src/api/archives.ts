@@ -14,9 +14,9 @@ import {
   type StreamMode,
   addStreamBody,
   epochMs,
-  namedFields,
   projectIdOf,
   removeStreamBody,
+  resourceSchema,
   streamSelectionsOf,
   text,
   validateLayout,
@@ -24,7 +24,6 @@ import {
   wireId,
   wireStreamSelection,
   wireTime,
-  withUnknownFields,
 } from './schemas';
 import { compact, fail, maxChars, optionalOneOf, optionalString, pagingQuery, requireId, requireObject, requireString, requireUrl } from './validate';
 
@@ -54,35 +53,27 @@ const wireArchiveSchema = z.looseObject({
   url: z.string().nullish(),
 });
 
-const ARCHIVE_FIELDS = namedFields(wireArchiveSchema);
-
-export const archiveSchema = wireArchiveSchema.transform((raw) =>
-  withUnknownFields(
-    {
-      id: raw.id,
-      sessionId: raw.sessionId,
-      projectId: projectIdOf(raw),
-      createdAt: epochMs(raw.createdAt),
-      /** Seconds; 0 while started. */
-      duration: raw.duration ?? 0,
-      hasAudio: raw.hasAudio ?? true,
-      hasVideo: raw.hasVideo ?? true,
-      multiArchiveTag: text(raw.multiArchiveTag),
-      name: text(raw.name),
-      outputMode: (raw.outputMode ?? 'composed') as Known<OutputMode>,
-      reason: text(raw.reason),
-      resolution: raw.resolution as Known<Resolution> | undefined,
-      size: raw.size ?? 0,
-      status: raw.status as Known<ArchiveStatus>,
-      streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
-      streams: streamSelectionsOf(raw.streams),
-      /** Download URL, only while status is `available`; valid for 10 minutes. */
-      url: raw.url ?? null,
-    },
-    raw,
-    ARCHIVE_FIELDS,
-  ),
-);
+export const archiveSchema = resourceSchema(wireArchiveSchema, (raw) => ({
+  id: raw.id,
+  sessionId: raw.sessionId,
+  projectId: projectIdOf(raw),
+  createdAt: epochMs(raw.createdAt),
+  /** Seconds; 0 while started. */
+  duration: raw.duration ?? 0,
+  hasAudio: raw.hasAudio ?? true,
+  hasVideo: raw.hasVideo ?? true,
+  multiArchiveTag: text(raw.multiArchiveTag),
+  name: text(raw.name),
+  outputMode: (raw.outputMode ?? 'composed') as Known<OutputMode>,
+  reason: text(raw.reason),
+  resolution: raw.resolution as Known<Resolution> | undefined,
+  size: raw.size ?? 0,
+  status: raw.status as Known<ArchiveStatus>,
+  streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
+  streams: streamSelectionsOf(raw.streams),
+  /** Download URL, only while status is `available`; valid for 10 minutes. */
+  url: raw.url ?? null,
+}));
 export type Archive = z.output<typeof archiveSchema>;
 
 const parseArchive = json(archiveSchema);

@@ -13,10 +13,10 @@ import {
   type StreamMode,
   addStreamBody,
   epochMs,
-  namedFields,
   optionalEpochMs,
   projectIdOf,
   removeStreamBody,
+  resourceSchema,
   streamSelectionsOf,
   text,
   validateLayout,
@@ -24,7 +24,6 @@ import {
   wireId,
   wireStreamSelection,
   wireTime,
-  withUnknownFields,
 } from './schemas';
 import {
   compact,
@@ -114,42 +113,36 @@ function rtmpOutputsOf(rtmp: WireRtmpOutput[] | Record<string, WireRtmpOutput> |
   }));
 }
 
-const BROADCAST_FIELDS = namedFields(wireBroadcastSchema);
-
-export const broadcastSchema = wireBroadcastSchema.transform((raw) => {
+export const broadcastSchema = resourceSchema(wireBroadcastSchema, (raw) => {
   const { broadcastUrls, settings } = raw;
-  return withUnknownFields(
-    {
-      id: raw.id,
-      sessionId: raw.sessionId,
-      projectId: projectIdOf(raw),
-      /** ms since epoch; the stop response's seconds are converted. */
-      createdAt: epochMs(raw.createdAt),
-      updatedAt: optionalEpochMs(raw.updatedAt),
-      resolution: raw.resolution as Known<Resolution> | undefined,
-      status: raw.status as Known<BroadcastStatus>,
-      streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
-      streams: streamSelectionsOf(raw.streams),
-      hasAudio: raw.hasAudio ?? true,
-      hasVideo: raw.hasVideo ?? true,
-      maxDuration: raw.maxDuration,
-      maxBitrate: raw.maxBitrate ?? raw.maxBitRate,
-      multiBroadcastTag: text(raw.multiBroadcastTag),
-      /** null once stopped. */
-      broadcastUrls: broadcastUrls
-        ? {
-            hls: broadcastUrls.hls,
-            hlsStatus: broadcastUrls.hlsStatus as Known<HlsStatus> | undefined,
-            rtmp: rtmpOutputsOf(broadcastUrls.rtmp),
-          }
-        : null,
-      settings: settings && {
-        hls: settings.hls && { dvr: settings.hls.dvr ?? false, lowLatency: settings.hls.lowLatency ?? false },
-      },
+  return {
+    id: raw.id,
+    sessionId: raw.sessionId,
+    projectId: projectIdOf(raw),
+    /** ms since epoch; the stop response's seconds are converted. */
+    createdAt: epochMs(raw.createdAt),
+    updatedAt: optionalEpochMs(raw.updatedAt),
+    resolution: raw.resolution as Known<Resolution> | undefined,
+    status: raw.status as Known<BroadcastStatus>,
+    streamMode: (raw.streamMode ?? 'auto') as Known<StreamMode>,
+    streams: streamSelectionsOf(raw.streams),
+    hasAudio: raw.hasAudio ?? true,
+    hasVideo: raw.hasVideo ?? true,
+    maxDuration: raw.maxDuration,
+    maxBitrate: raw.maxBitrate ?? raw.maxBitRate,
+    multiBroadcastTag: text(raw.multiBroadcastTag),
+    /** null once stopped. */
+    broadcastUrls: broadcastUrls
+      ? {
+          hls: broadcastUrls.hls,
+          hlsStatus: broadcastUrls.hlsStatus as Known<HlsStatus> | undefined,
+          rtmp: rtmpOutputsOf(broadcastUrls.rtmp),
+        }
+      : null,
+    settings: settings && {
+      hls: settings.hls && { dvr: settings.hls.dvr ?? false, lowLatency: settings.hls.lowLatency ?? false },
     },
-    raw,
-    BROADCAST_FIELDS,
-  );
+  };
 });
 export type Broadcast = z.output<typeof broadcastSchema>;
 

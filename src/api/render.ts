@@ -4,20 +4,7 @@ import { type CallOptions, json, projectPath } from './http';
 import { lazyList } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import { callerToken } from './participant';
-import {
-  type Known,
-  type Page,
-  RESOLUTIONS,
-  type Resolution,
-  epochMs,
-  namedFields,
-  optionalEpochMs,
-  projectIdOf,
-  text,
-  wireId,
-  wireTime,
-  withUnknownFields,
-} from './schemas';
+import { type Known, type Page, RESOLUTIONS, type Resolution, epochMs, optionalEpochMs, projectIdOf, resourceSchema, text, wireId, wireTime } from './schemas';
 import { charRange, compact, optionalIntInRange, optionalOneOf, optionalString, pagingQuery, requireId, requireObject, requireUrl } from './validate';
 
 export const RENDER_STATUSES = ['starting', 'started', 'stopped', 'failed'] as const;
@@ -39,31 +26,23 @@ const wireRenderSchema = z.looseObject({
   streamId: z.string().nullish(),
 });
 
-const RENDER_FIELDS = namedFields(wireRenderSchema);
-
 /** A composed web-page stream (Experience Composer). */
-export const renderSchema = wireRenderSchema.transform((raw) =>
-  withUnknownFields(
-    {
-      id: raw.id,
-      sessionId: raw.sessionId,
-      projectId: projectIdOf(raw),
-      createdAt: epochMs(raw.createdAt),
-      updatedAt: optionalEpochMs(raw.updatedAt),
-      callbackUrl: text(raw.callbackUrl),
-      name: text(raw.name),
-      url: raw.url,
-      resolution: raw.resolution as Known<Resolution> | undefined,
-      status: raw.status as Known<RenderStatus>,
-      /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
-      reason: text(raw.reason),
-      /** Absent while starting. */
-      streamId: text(raw.streamId),
-    },
-    raw,
-    RENDER_FIELDS,
-  ),
-);
+export const renderSchema = resourceSchema(wireRenderSchema, (raw) => ({
+  id: raw.id,
+  sessionId: raw.sessionId,
+  projectId: projectIdOf(raw),
+  createdAt: epochMs(raw.createdAt),
+  updatedAt: optionalEpochMs(raw.updatedAt),
+  callbackUrl: text(raw.callbackUrl),
+  name: text(raw.name),
+  url: raw.url,
+  resolution: raw.resolution as Known<Resolution> | undefined,
+  status: raw.status as Known<RenderStatus>,
+  /** For stopped (`Max Duration Exceeded`, `Stop Requested`) or failed. */
+  reason: text(raw.reason),
+  /** Absent while starting. */
+  streamId: text(raw.streamId),
+}));
 export type Render = z.output<typeof renderSchema>;
 
 const parseRender = json(renderSchema);

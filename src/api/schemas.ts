@@ -3,6 +3,7 @@
  * service bodies are normalised (project ids, timestamps in seconds, open status sets).
  */
 import { z } from 'zod';
+import { transform } from 'zod/mini';
 import { describeValue, fail, optionalBoolean, optionalString, requireId, requireObject } from './validate';
 
 export const RESOLUTIONS = ['640x480', '1280x720', '1920x1080', '480x640', '720x1280', '1080x1920'] as const;
@@ -97,6 +98,19 @@ export function removeStreamBody(streamId: unknown): StreamChange {
 // then applies the quirks below and builds the result field by field, adding unknown fields after
 // (`withUnknownFields`): a spread of the wire object (`{ ...raw, createdAt: … }`) cost 4–13 µs per
 // archive, the explicit object about 1 µs.
+
+/**
+ * A resource the service returns: `wire` (a loose object) checks the fields it names, `build`
+ * makes the resource of them, and the fields `wire` does not name are kept as received.
+ *
+ * The transform is zod/mini's: zod's own `.transform()` gives every parse an `addIssue` closure,
+ * and with it the objects of each parse survived young-generation collections (an archive parsed
+ * in 3.8 µs instead of 2.3, most of the difference in GC).
+ */
+export function resourceSchema<W extends z.ZodObject<z.core.$ZodLooseShape, z.core.$loose>, T extends object>(wire: W, build: (raw: z.output<W>) => T) {
+  const named = namedFields(wire);
+  return wire.pipe(transform((raw: z.output<W>) => withUnknownFields(build(raw), raw as Record<string, unknown>, named)));
+}
 
 /**
  * `known` plus the fields of `raw` that its wire schema does not name: a resource keeps what a

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { archiveSchema, parseArchiveList } from '../../src/api/archives';
 import { broadcastSchema, parseBroadcastList } from '../../src/api/broadcasts';
 import { captionsStartedSchema, captionsStatusSchema } from '../../src/api/captions';
@@ -9,6 +9,7 @@ import { VideoApiError, errorFromResponse } from '../../src/api/errors';
 import { type ResponseParser, parseJson, responseContext } from '../../src/api/http';
 import { connectionListSchema } from '../../src/api/moderation';
 import { parseRenderList, renderSchema } from '../../src/api/render';
+import { resourceSchema } from '../../src/api/schemas';
 import { parseSessionCreateBody } from '../../src/api/sessions';
 import { sipCallSchema } from '../../src/api/sip';
 import { streamInfoSchema, streamListSchema } from '../../src/api/streams';
@@ -162,5 +163,29 @@ describe('quirks are normalised', () => {
 
   test('a schema mismatch names the field', () => {
     expect(() => parseJson(archiveSchema, '{"id":"a"}')).toThrow(/unexpected response: sessionId/);
+  });
+});
+
+describe('resourceSchema', () => {
+  const wire = z.looseObject({ id: z.string(), createdAt: z.number(), partnerId: z.union([z.string(), z.number()]).optional() });
+  const schema = resourceSchema(wire, (raw) => ({
+    id: raw.id,
+    createdAt: raw.createdAt * 1000,
+    projectId: raw.partnerId === undefined ? undefined : String(raw.partnerId),
+  }));
+
+  test('builds the resource from the checked fields and keeps the unnamed ones, after the built ones', () => {
+    const body = { extra: { nested: true }, id: 'a', partnerId: 7, createdAt: 2, later: 'x' };
+    const resource = parseJson(schema, JSON.stringify(body));
+    expect(resource).toEqual({ id: 'a', createdAt: 2000, projectId: '7', extra: { nested: true }, later: 'x' });
+    expect(Object.keys(resource)).toEqual(['id', 'createdAt', 'projectId', 'extra', 'later']);
+    expect(resource).not.toHaveProperty('partnerId');
+  });
+
+  test('every parse builds its own object; a mismatch names the field', () => {
+    const body = '{"id":"a","createdAt":1}';
+    expect(parseJson(schema, body)).not.toBe(parseJson(schema, body));
+    expect(() => parseJson(schema, '{"id":"a","createdAt":"soon"}')).toThrow(/unexpected response: createdAt/);
+    expect(() => parseJson(schema, '[]')).toThrow(/unexpected response: \(root\)/);
   });
 });
