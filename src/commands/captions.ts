@@ -16,7 +16,7 @@ import type { SessionRef } from '../views/notices';
 import type { Interaction } from '../interaction/interaction';
 import { defineCommand, defineSubcommand } from './command';
 import { identifier, projectFlag, projectName, sessionRef } from './grammar';
-import type { ProjectClient } from '../services';
+import type { ProjectClient } from '../projects';
 import { type Change, performChange } from '../interaction/change';
 import { resolveProject, resolveSession, sessionName, withAlias } from '../interaction/session-ref';
 

@@ -10,7 +10,7 @@ import { VideoApiError } from '../api';
 import { mayHaveTakenEffect } from '../api/errors';
 import type { Snapshot, WatchKind } from '../poller/snapshot';
 import type { CardModel } from '../poller/watch';
-import type { ProjectClient } from '../services';
+import type { ProjectClient } from '../projects';
 import { type AnnounceResult, announce, replyEphemeral } from '../slack/respond';
 import type { SlackMessage } from '../views/blocks';
 import { type ErrorContext, auditErrorCode, errorMessage } from '../views/errors';

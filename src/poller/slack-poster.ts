@@ -4,7 +4,8 @@
  * every channel) behind one busy channel. This one rejects rate-limited calls and never
  * retries; the outbox defers the row and holds back only that channel.
  */
-import { webApi } from '@slack/bolt';
+// The Web API client alone: the poller's thread loads this module, and Bolt would bring its receivers along.
+import { WebClient } from '@slack/web-api';
 import type { Logger } from '../log';
 import { toBoltLogger } from '../log';
 import { type PostContext, type SlackPoster, findNotification, notificationMetadata } from './delivery';
@@ -22,8 +23,8 @@ export interface PosterClientOptions {
 }
 
 /** The WebClient deliveries go through: rate limits rejected, no retries, a time limit per call. */
-export function posterClient(options: PosterClientOptions): webApi.WebClient {
-  return new webApi.WebClient(options.botToken, {
+export function posterClient(options: PosterClientOptions): WebClient {
+  return new WebClient(options.botToken, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     rejectRateLimitedCalls: true,
@@ -56,7 +57,7 @@ interface HistoryPage {
   response_metadata?: { next_cursor?: string };
 }
 
-export function webClientPoster(client: webApi.WebClient, options: SlackPosterOptions = {}): SlackPoster {
+export function webClientPoster(client: WebClient, options: SlackPosterOptions = {}): SlackPoster {
   const delivered = (teamId: string): void => options.onDelivered?.(teamId);
   return {
     async postThreadReply(channel: string, threadTs: string | undefined, text: string, context: PostContext): Promise<{ ts: string }> {

@@ -6,7 +6,7 @@
 import type { VideoRequestEvent } from '../api';
 import type { LogLevel } from '../log';
 import type { SlackCall } from '../metrics/slack';
-import type { ProjectSettings, VideoSettings } from '../services';
+import type { ProjectSettings, VideoSettings } from '../projects';
 import type { PollerSettings } from './settings';
 
 /** Everything the worker needs to start (structured-cloned: plain data only). */

@@ -11,7 +11,7 @@ import { type Logger, createLogger } from '../log';
 import { observedFetch } from '../metrics/slack';
 import { rememberConfigured } from '../scrub';
 import { loadStoredSecrets, startSecretReloader } from '../secrets/project-secrets';
-import { ProjectRegistry, videoClientFactory } from '../services';
+import { ProjectRegistry, videoClientFactory } from '../projects';
 import { type VidopsStore, createStore } from '../store';
 import { PollerService } from './service';
 import { posterClient, webClientPoster } from './slack-poster';

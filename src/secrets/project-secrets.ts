@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type SecretBox, SecretBoxError } from '../crypto';
 import type { Logger } from '../log';
-import type { ProjectRegistry } from '../services';
+import type { ProjectRegistry } from '../projects';
 import type { StoredSecret, VidopsStore } from '../store/types';
 
 /** The store name of a project's secret. */

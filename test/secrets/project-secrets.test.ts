@@ -18,7 +18,7 @@ import {
   secretFingerprint,
   startSecretReloader,
 } from '../../src/secrets/project-secrets';
-import { type ProjectSettings, ProjectRegistry } from '../../src/services';
+import { type ProjectSettings, ProjectRegistry } from '../../src/projects';
 import { createStore } from '../../src/store';
 import type { VidopsStore } from '../../src/store/types';
 

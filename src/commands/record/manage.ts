@@ -3,7 +3,7 @@
  * the "More" button), show, delete (after a confirmation), layout, and stream selection.
  */
 import { type Archive, type Layout, VideoConflictError, VideoNotFoundError } from '../../api';
-import type { ProjectClient } from '../../services';
+import type { ProjectClient } from '../../projects';
 import { replyEphemeral } from '../../slack/respond';
 import { performChange, type ChangeResult } from '../../interaction/change';
 import { DELETABLE_STATUSES, recordingContext, recordingKind } from '../../kinds/recording';

@@ -2,7 +2,7 @@
 import { VideoNotFoundError } from '../../api';
 import type { Archive } from '../../api';
 import { RUNNING_STATUSES } from '../../kinds/recording';
-import type { ProjectClient } from '../../services';
+import type { ProjectClient } from '../../projects';
 
 /** The recording's status now, or undefined when it cannot be read. */
 export async function statusOf(video: ProjectClient, archiveId: string): Promise<string | undefined> {

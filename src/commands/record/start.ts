@@ -4,7 +4,8 @@
  * to date.
  */
 import { type Archive, type StartArchiveOptions, VideoConflictError } from '../../api';
-import type { ProjectClient, Services } from '../../services';
+import type { ProjectClient } from '../../projects';
+import type { Services } from '../../services';
 import { replyEphemeral } from '../../slack/respond';
 import { openForm } from '../../slack/slack-failure';
 import { type ChangeResult, performChange } from '../../interaction/change';
