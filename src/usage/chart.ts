@@ -2,7 +2,17 @@
  * Daily usage as a bar chart: SVG built here, rasterised to PNG by resvg (no browser, no canvas),
  * plus a monospace text version for workspaces where the app cannot upload files.
  */
-import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
+import type * as ResvgJs from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
+
+let resvgModule: typeof ResvgJs | undefined;
+
+/** The native rasteriser, loaded with the first chart: a process that draws none never maps it (~5 MB of RSS). */
+function newResvg(...args: ConstructorParameters<typeof ResvgJs.Resvg>): ResvgJs.Resvg {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  resvgModule ??= require('@resvg/resvg-js') as typeof ResvgJs;
+  return new resvgModule.Resvg(...args);
+}
 import { formatCompact, formatMinutes } from './format';
 import { shortDay, type IsoDate } from './ranges';
 import type { DailyPoint } from './report';
@@ -34,7 +44,7 @@ const RENDER: ResvgRenderOptions = { font: { loadSystemFonts: true }, background
 export function renderDailyChart(series: readonly DailyPoint[], options: ChartOptions): RenderedChart {
   const svg = dailyChartSvg(series, options);
   const scale = options.scale ?? 2;
-  const image = new Resvg(svg, { ...RENDER, fitTo: { mode: 'zoom', value: scale } }).render();
+  const image = newResvg(svg, { ...RENDER, fitTo: { mode: 'zoom', value: scale } }).render();
   return { svg, png: image.asPng(), width: image.width, height: image.height, textRendered: canRenderText() };
 }
 
@@ -43,7 +53,7 @@ let textProbe: boolean | undefined;
 /** Whether resvg finds a font for our text on this machine (once per process). */
 export function canRenderText(): boolean {
   textProbe ??=
-    new Resvg(
+    newResvg(
       `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text x="2" y="15" font-family="${FONT}" font-size="14">08</text></svg>`,
       RENDER,
     ).getBBox() !== undefined;

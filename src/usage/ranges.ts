@@ -5,7 +5,15 @@
  * week that contains a 25-hour or 23-hour day still spans exactly seven calendar days.
  */
 import { tz, TZDate } from '@date-fns/tz';
-import { addDays, addMonths, differenceInCalendarDays, endOfMonth, format, getDaysInMonth, startOfMonth, startOfWeek } from 'date-fns';
+// One module per function: the package index loads all ~300 of them.
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { format } from 'date-fns/format';
+import { getDaysInMonth } from 'date-fns/getDaysInMonth';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfWeek } from 'date-fns/startOfWeek';
 
 export const PACIFIC_TZ = 'America/Los_Angeles';
 const inPacific = tz(PACIFIC_TZ);
