@@ -76,6 +76,8 @@ export interface Fetched {
   resources: Record<ListedKind, Map<string, ListedResource>>;
   /** Per kind, the ids of resources the service says do not exist. */
   absent: Record<ListedKind, Set<string>>;
+  /** Per kind, the ids of resources read and settled at once (`executePlan`'s `settle`): not kept here. */
+  settled: Record<ListedKind, Set<string>>;
   /** `${kind}:${sessionId}` → every item a collecting scan saw. */
   sessionItems: Map<string, ListedResource[]>;
   /** Session id → its streams. */
@@ -85,6 +87,7 @@ export interface Fetched {
 export const emptyFetched = (): Fetched => ({
   resources: { archive: new Map(), broadcast: new Map(), render: new Map() },
   absent: { archive: new Set(), broadcast: new Set(), render: new Set() },
+  settled: { archive: new Set(), broadcast: new Set(), render: new Set() },
   sessionItems: new Map(),
   streams: new Map(),
 });
@@ -290,9 +293,9 @@ export function planFallbacks(requests: readonly PollRequest[], fetched: Fetched
   const planned = new Set<string>();
   for (const request of requests) {
     if (request.type !== 'scan') continue;
-    const [read, absent] = [fetched.resources[request.kind], fetched.absent[request.kind]];
+    const [read, absent, settled] = [fetched.resources[request.kind], fetched.absent[request.kind], fetched.settled[request.kind]];
     for (const id of request.wanted) {
-      if (read.has(id) || absent.has(id)) continue;
+      if (read.has(id) || absent.has(id) || settled.has(id)) continue;
       const key = resourceKey(request.kind, id);
       if (planned.has(key)) continue;
       planned.add(key);

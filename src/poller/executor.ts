@@ -32,7 +32,19 @@ export interface Execution {
 
 class BudgetExhausted extends Error {}
 
-export async function executePlan(projectName: string, plan: RequestPlan, source: PollSource, takeToken: () => boolean): Promise<Execution> {
+/**
+ * Called with each item a list page holds, as the page arrives; true when the caller has dealt
+ * with it (a wanted item is then not kept in `fetched`, only its id in `settled`).
+ */
+export type SettleRead = (kind: ListedKind, item: ListedResource) => boolean;
+
+export async function executePlan(
+  projectName: string,
+  plan: RequestPlan,
+  source: PollSource,
+  takeToken: () => boolean,
+  settle: SettleRead = () => false,
+): Promise<Execution> {
   const fetched = emptyFetched();
   const scanPages = new Map<ListedKind, number>();
   let requestsMade = 0;
@@ -61,7 +73,7 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
   const startedScans: ListScan[] = [];
   const runScan = async (scan: ListScan): Promise<void> => {
     const missing = new Set(scan.wanted);
-    const read = fetched.resources[scan.kind];
+    const [read, settled] = [fetched.resources[scan.kind], fetched.settled[scan.kind]];
     const collected: ListedResource[] = [];
     let offset = 0;
     let pages = 0;
@@ -72,7 +84,9 @@ export async function executePlan(projectName: string, plan: RequestPlan, source
         if (pages === 0) startedScans.push(scan);
         pages += 1;
         for (const item of page.items) {
-          if (missing.delete(item.id)) read.set(item.id, item);
+          if (!missing.delete(item.id)) settle(scan.kind, item);
+          else if (settle(scan.kind, item)) settled.add(item.id);
+          else read.set(item.id, item);
           if (scan.collect) collected.push(item);
         }
         offset += page.items.length;

@@ -6,6 +6,7 @@
  */
 import {
   type BatchConfig,
+  type Fetched,
   DEFAULT_BATCH,
   type PlanHints,
   type RequestPlan,
@@ -16,9 +17,9 @@ import {
   resourceKey,
 } from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
-import { type Execution, executePlan } from './executor';
+import { type Execution, type SettleRead, executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
-import type { ListedKind, PollSource } from './resources';
+import type { ListedKind, ListedResource, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
 import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot } from './snapshot';
@@ -487,14 +488,21 @@ export class Poller {
 
   async #pollProject(
     projectName: string,
-    watches: Watch[],
+    watches: readonly Watch[],
     planned: RequestPlan | undefined,
     leases: ReadonlyMap<string, Lease>,
     report: CycleReport,
   ): Promise<void> {
     const hints = this.#hintsFor(projectName);
     const plan = planned ?? planRequests(watches, this.#batch, hints);
-    const execution = await executePlan(projectName, plan, this.#source, () => this.#budgets.bucket(projectName).tryTake());
+    const reads = this.#quietReads(projectName, watches, leases, hints, report);
+    const execution = await executePlan(projectName, plan, this.#source, () => this.#budgets.bucket(projectName).tryTake(), reads.settle);
+    // Kept watches a page showed a change for join the cycle, with what the page said.
+    const joined = reads.changed(execution.fetched);
+    if (joined.length > 0) {
+      watches = [...watches, ...joined.map((lease) => lease.watch)];
+      leases = new Map([...leases, ...joined.map((lease): [string, Lease] => [lease.watch.id, lease])]);
+    }
     report.requests += execution.requestsMade;
     report.naiveRequests += naiveRequestCount(watches);
     execution.scanPages.forEach((pages, kind) => hints.scanPages.set(kind, pages));
@@ -534,15 +542,21 @@ export class Poller {
   ): void {
     const { hints, leases, report, settling, unread } = into;
     const observed = applyResults(watches, execution.fetched);
+    const { settled } = execution.fetched;
     for (const watch of watches) {
+      // Polled and kept as its page arrived (#quietReads).
+      if (isListed(watch.kind) && settled[watch.kind].has(watch.resourceId)) continue;
       const current = observed.get(watch.id);
       const lease = leases.get(watch.id)!;
       if (current !== undefined) {
         if (hints.readByGet.size > 0 && isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
         report.polled += 1;
-        const observation = this.#observe(watch, current, polledAt);
-        if (observation !== undefined && this.#keepQuiet(lease, observation, polledAt)) continue;
-        settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report, observation) });
+        const next = this.#quietNext(lease, current, polledAt);
+        if (next !== undefined) {
+          this.#keep(lease, next, polledAt);
+          continue;
+        }
+        settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
       } else if (retryAt !== undefined) {
         settling.push({ lease, outcomeOf: async () => this.#failed(watch, polledAt, retryAt) });
       } else {
@@ -596,23 +610,91 @@ export class Poller {
 
   /**
    * Most polls of a large cycle find nothing new: the lifecycle hands back the very snapshot the
-   * watch holds and no transition. Such a poll is kept here and now, with its next poll time,
+   * watch holds and no transition. Such a poll is kept at once (`#keep`), with its next poll time,
    * instead of going the way of polls with something to write (an outcome per watch, worked out
-   * a chunk at a time, then `#keeps`); what it keeps is what that way would. Returns whether it did.
+   * a chunk at a time, then `#keeps`); what it keeps is what that way would. Its next poll time,
+   * or undefined for any other poll (or when the hold ends first: the poll is written then).
    */
-  #keepQuiet(lease: Lease, observation: Observation<WatchKind>, polledAt: number): boolean {
+  #quietNext(lease: Lease, current: Current, polledAt: number): number | undefined {
     const watch = lease.watch;
-    const { state } = observation;
-    if (this.#options.holdMs === 0 || observation.transitions.length > 0 || state !== watch.lastState || watch.failures !== 0) return false;
-    if (isTerminal(watch.kind, state)) return false;
-    const next = this.#nextPollAt(watch, state, polledAt, watch.lastChangeAt);
-    if (next >= lease.releaseAt) return false;
-    // As #settle keeps a poll (a hint that came while the watch was being read asks for another).
-    watch.nextPollAt = lease.repoll ? polledAt : next;
+    if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
+    const observation = this.#observe(watch, current, polledAt);
+    if (observation === undefined || observation.transitions.length > 0 || observation.state !== watch.lastState) return undefined;
+    if (isTerminal(watch.kind, observation.state)) return undefined;
+    const next = this.#nextPollAt(watch, observation.state, polledAt, watch.lastChangeAt);
+    return next < lease.releaseAt ? next : undefined;
+  }
+
+  /** Keeps a quiet poll's watch (as #settle keeps a poll: a hint that came while it was being read asks for another). */
+  #keep(lease: Lease, next: number, polledAt: number): void {
+    lease.watch.nextPollAt = lease.repoll ? polledAt : next;
     lease.repoll = false;
     lease.polledAt = polledAt;
-    this.#kept.set(watch.id, lease);
-    return true;
+    this.#kept.set(lease.watch.id, lease);
+  }
+
+  /**
+   * What `executePlan` calls as each list page arrives (`settle`): the items whose watches all
+   * find nothing new are settled there and then, so a page's items do not outlive it (most of a
+   * large cycle's garbage was pages held until every call had been made). Besides the cycle's own
+   * watches, a page serves the project's other kept watches already due (left out by the
+   * project's limit): their items are in hand, and a later cycle would read the same pages again
+   * for them. (Not those due soon, as #keptEarly takes: polled all together, a project's watches
+   * then fell due together and their notifications came in bursts, change → post p99 4.5–5 s.) Those a page shows a change for join the cycle
+   * (`changed`, their items put with what was read). Another kept watch is served only if its
+   * kept copy is still the one seen here (a hint replaces it) and nobody touched its lease since
+   * it was confirmed.
+   */
+  #quietReads(
+    projectName: string,
+    watches: readonly Watch[],
+    leases: ReadonlyMap<string, Lease>,
+    hints: ProjectHints,
+    report: CycleReport,
+  ): { settle: SettleRead; changed: (fetched: Fetched) => Lease[] } {
+    if (this.#options.holdMs === 0) return { settle: () => false, changed: () => [] };
+    type Follower = { lease: Lease; watch: Watch };
+    const byResource: Record<ListedKind, Map<string, Follower | Follower[]>> = { archive: new Map(), broadcast: new Map(), render: new Map() };
+    const follow = (lease: Lease) => {
+      const watch = lease.watch;
+      if (!isListed(watch.kind)) return;
+      const followers = byResource[watch.kind];
+      const known = followers.get(watch.resourceId);
+      const follower = { lease, watch };
+      followers.set(watch.resourceId, known === undefined ? follower : Array.isArray(known) ? [...known, follower] : [known, follower]);
+    };
+    for (const watch of watches) follow(leases.get(watch.id)!);
+    const now = this.#clock();
+    for (const lease of this.#kept.values()) {
+      const { id, projectName: project, nextPollAt } = lease.watch;
+      if (project === projectName && nextPollAt <= now && !leases.has(id) && !lease.unconfirmed && !isExpired(lease.watch, now)) follow(lease);
+    }
+    const changed: { followers: Follower[]; kind: ListedKind; item: ListedResource }[] = [];
+    const settle: SettleRead = (kind, item) => {
+      const found = byResource[kind].get(item.id);
+      if (found === undefined) return false;
+      const group = Array.isArray(found) ? found : [found];
+      const polledAt = this.#clock();
+      const next = group.map(({ lease, watch }) => (lease.watch === watch ? this.#quietNext(lease, item as Current, polledAt) : undefined));
+      if (next.includes(undefined)) {
+        const others = group.filter(({ lease }) => !leases.has(lease.watch.id));
+        if (others.length > 0) changed.push({ followers: others, kind, item });
+        return false;
+      }
+      group.forEach(({ lease }, i) => this.#keep(lease, next[i]!, polledAt));
+      report.polled += group.length;
+      if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, item.id));
+      return true;
+    };
+    return {
+      settle,
+      changed: (fetched) =>
+        changed.flatMap(({ followers, kind, item }) => {
+          const current = followers.filter(({ lease, watch }) => lease.watch === watch && this.#kept.get(watch.id) === lease);
+          if (current.length > 0) fetched.resources[kind].set(item.id, item);
+          return current.map(({ lease }) => lease);
+        }),
+    };
   }
 
   #nextPollAt(watch: Watch, state: Snapshot | undefined, polledAt: number, lastChangeAt: number): number {
@@ -690,9 +772,9 @@ export class Poller {
     });
   }
 
-  async #observed(watch: Watch, current: Current, polledAt: number, report: CycleReport, observation?: Observation<WatchKind>): Promise<PollOutcome> {
+  async #observed(watch: Watch, current: Current, polledAt: number, report: CycleReport): Promise<PollOutcome> {
     const kind = watch.kind;
-    const { state, transitions: seen } = observation ?? observeWatch(watch, current, { now: polledAt });
+    const { state, transitions: seen } = observeWatch(watch, current, { now: polledAt });
     const { transitions, spawn } = await this.#discoveries(watch, seen, polledAt);
     const changed = transitions.length > 0 || watch.lastState?.status !== state.status;
     const lastChangeAt = changed ? polledAt : watch.lastChangeAt;

@@ -257,7 +257,7 @@ export interface ClaimOptions {
  * - `leaseChanges` names the watches whose leases something other than their holder touched since
  *   a cursor: `updateCard` and `endWatch` (the lease cleared), `expedite` of a leased watch (the
  *   repoll flag), `claimDue` of a watch whose lease had run out (taken over). Without a cursor it
- *   names none and only returns one. It may name a watch again (SQL stores read back an overlap
+ *   names none and only returns one. It may name a watch again (PostgreSQL reads back an overlap
  *   of a few seconds, so a change committed while the last read ran is not missed) and keeps a
  *   bounded history: a cursor older than that answers `complete: false`. A poller that keeps the
  *   watches it claimed between polls (writing nothing for a poll that found nothing new) reads

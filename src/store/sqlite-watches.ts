@@ -23,7 +23,6 @@ import type {
 import {
   LEASE_CHANGE_PRUNE_EVERY_MS,
   LEASE_CHANGE_RETENTION_MS,
-  leaseChangeWindow,
   pickDueSync,
   toNewOutboxRecord,
   toNewWatchRecord,
@@ -289,16 +288,29 @@ export class SqliteWatchStore implements WatchStore {
     return ended.changes > 0;
   }
 
+  /**
+   * By rowid: SQLite has one writer at a time, so rows are numbered in the order they commit and
+   * a read after the highest it saw misses nothing (PostgreSQL reads back an overlap instead).
+   * The newest row is never pruned, so rowids are never handed out again.
+   */
   async leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges> {
     const now = (this.statement(`SELECT ${DB_NOW_MS} AS now`).get() as { now: number }).now;
     if (now - this.prunedAt >= LEASE_CHANGE_PRUNE_EVERY_MS) {
-      this.immediate(() => this.statement('DELETE FROM lease_changes WHERE logged_at < ?').run(now - LEASE_CHANGE_RETENTION_MS));
+      this.immediate(() =>
+        this.statement('DELETE FROM lease_changes WHERE logged_at < ? AND rowid < (SELECT MAX(rowid) FROM lease_changes)').run(now - LEASE_CHANGE_RETENTION_MS),
+      );
       this.prunedAt = now;
     }
-    const { since, complete } = leaseChangeWindow(after, now);
-    if (after === undefined || !complete) return { watchIds: [], cursor: now, complete };
-    const rows = this.statement('SELECT watch_id FROM lease_changes WHERE logged_at >= ?').pluck().all(since) as string[];
-    return { watchIds: rows, cursor: now, complete };
+    const { first, last } = this.statement('SELECT MIN(rowid) AS first, MAX(rowid) AS last FROM lease_changes').get() as {
+      first: number | null;
+      last: number | null;
+    };
+    const cursor = last ?? after ?? 0;
+    if (after === undefined) return { watchIds: [], cursor, complete: true };
+    // Rows after the cursor were pruned: no telling what they named.
+    if (first !== null && first > after + 1) return { watchIds: [], cursor, complete: false };
+    const watchIds = this.statement('SELECT watch_id FROM lease_changes WHERE rowid > ?').pluck().all(after) as string[];
+    return { watchIds, cursor, complete: true };
   }
 
   private logLeaseChange(watchId: string): void {

@@ -266,7 +266,8 @@ function duePicker(limit: number, options: ClaimOptions): { picked: DueRow[]; of
 }
 
 // ---------------------------------------------------------------------------------------------
-// The lease change log (`leaseChanges`), kept by the database's clock on both SQL stores.
+// The lease change log (`leaseChanges`): rows carry the database's clock, by which both SQL stores
+// prune it; PostgreSQL, with writers committing out of order, also reads it by that clock.
 
 /**
  * A read goes back this far before the last one's end: a change logged while that read ran but
@@ -280,7 +281,7 @@ export const LEASE_CHANGE_RETENTION_MS = 10 * 60_000;
 /** How often a store prunes the log (at most), on a read. */
 export const LEASE_CHANGE_PRUNE_EVERY_MS = 60_000;
 
-/** Where a read after `after` starts, and whether the log still holds everything since (`now` is the database's clock). */
+/** Where a read by time after `after` starts, and whether the log still holds everything since (`now` is the database's clock). */
 export function leaseChangeWindow(after: number | undefined, now: number): { since: number; complete: boolean } {
   if (after === undefined) return { since: now, complete: true };
   const since = after - LEASE_CHANGE_OVERLAP_MS;

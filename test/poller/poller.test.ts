@@ -513,6 +513,40 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect(await s.poller.runCycle()).toMatchObject({ polled: 0 });
   });
 
+  describe('pages read for a project over its limit', () => {
+    /** Four archives of one session, two a cycle: claimed over two cycles, then all kept and due together at T0 + 3 s. */
+    async function fourKept(): Promise<{ s: Setup; ids: string[] }> {
+      const s = setup({ keepLeases: true, claim: { claimChunk: 100, claimLimit: 4, perProjectLimit: 2 } });
+      const ids = [];
+      for (const id of ['A1', 'A2', 'A3', 'A4']) ids.push(await addArchive(s, id));
+      expect(await s.poller.runCycle()).toMatchObject({ claimed: 2, polled: 2 });
+      expect(await s.poller.runCycle()).toMatchObject({ claimed: 2, polled: 2 });
+      jest.setSystemTime(T0 + 3_000);
+      return { s, ids };
+    }
+
+    it('poll every due kept watch of the project they hold, not only the cycle’s: one read instead of one per cycle', async () => {
+      const { s } = await fourKept();
+      const reads = s.service.callsFor('prod').length;
+      expect(await s.poller.runCycle()).toMatchObject({ kept: 2, polled: 4, transitions: 0 });
+      expect(s.service.callsFor('prod').length - reads).toBe(1);
+      // All four were polled: none is due in the next cycle, and all are again together.
+      expect(await s.poller.runCycle()).toMatchObject({ polled: 0 });
+      jest.setSystemTime(T0 + 6_000);
+      expect(await s.poller.runCycle()).toMatchObject({ kept: 2, polled: 4 });
+      expect(s.service.callsFor('prod').length - reads).toBe(2);
+      expect(s.store.allOutbox()).toEqual([]);
+    });
+
+    it('take a kept watch outside the cycle into it when they show a change for it, and write it at once', async () => {
+      const { s, ids } = await fourKept();
+      s.service.putArchive('prod', { ...archive({ id: 'A4', createdAt: T0 }), status: 'paused' });
+      expect(await s.poller.runCycle()).toMatchObject({ kept: 2, polled: 4, transitions: 1 });
+      expect(s.store.allOutbox().map((row) => row.idempotencyKey)).toEqual([`${ids[3]}:archive:paused@0`]);
+      expect(await s.store.getWatch(ids[3]!)).toMatchObject({ lastState: { status: 'paused' }, revision: 1 });
+    });
+  });
+
   it('polls nothing early in a cycle that reads none of its project', async () => {
     const s = setup({ keepLeases: true });
     await addArchive(s, 'A1');

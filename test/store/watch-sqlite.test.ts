@@ -83,28 +83,31 @@ describe('SqliteStore watches', () => {
     }
   });
 
-  it('shows one connection the lease changes of another, answers incomplete past the history kept, and prunes it', async () => {
+  it('shows one connection the lease changes of another in commit order, prunes old ones, and answers incomplete for a cursor before them', async () => {
     const path = join(dir, 'vidops.sqlite');
     const [a, b] = [await migrated(path), await migrated(path)];
+    const raw = new Database(path);
     try {
+      // `a` prunes on its first read, this one: nothing to prune yet, and no rows.
+      expect(await a.leaseChanges()).toEqual({ watchIds: [], cursor: 0, complete: true });
+      // Logged long ago (row 1), then by the stores (row 2).
+      raw.prepare(`INSERT INTO lease_changes (watch_id, logged_at) VALUES ('old', ?)`).run(Date.now() - LEASE_CHANGE_RETENTION_MS - 1_000);
       await a.addWatch(newWatch('w'));
-      const start = await a.leaseChanges();
       await a.claimDue('a', T0, 1, LEASE);
       await b.endWatch('w', T0 + 10);
-      expect(await a.leaseChanges(start.cursor)).toMatchObject({ watchIds: ['w'], complete: true });
-      expect(await a.leaseChanges(start.cursor - LEASE_CHANGE_RETENTION_MS)).toMatchObject({ watchIds: [], complete: false });
+      expect(await a.leaseChanges(0)).toMatchObject({ watchIds: ['old', 'w'], cursor: 2, complete: true });
+      expect(await a.leaseChanges(2)).toEqual({ watchIds: [], cursor: 2, complete: true });
+      // A connection that has not pruned yet prunes on its first read; the newest row always stays.
+      const fresh = await migrated(path);
+      expect(await fresh.leaseChanges()).toEqual({ watchIds: [], cursor: 2, complete: true });
+      await fresh.close();
+      expect(raw.prepare('SELECT watch_id FROM lease_changes').pluck().all()).toEqual(['w']);
+      expect(await a.leaseChanges(0)).toEqual({ watchIds: [], cursor: 2, complete: false });
+      expect(await a.leaseChanges(1)).toEqual({ watchIds: ['w'], cursor: 2, complete: true });
     } finally {
+      raw.close();
       await Promise.all([a.close(), b.close()]);
     }
-    const raw = new Database(path);
-    raw.prepare(`INSERT INTO lease_changes (watch_id, logged_at) VALUES ('old', ?)`).run(Date.now() - LEASE_CHANGE_RETENTION_MS - 1_000);
-    raw.close();
-    const fresh = await migrated(path);
-    await fresh.leaseChanges();
-    await fresh.close();
-    const after = new Database(path, { readonly: true });
-    expect(after.prepare('SELECT watch_id FROM lease_changes').pluck().all()).toEqual(['w']);
-    after.close();
   });
 
   it('adds the watch tables to a database created before them, keeping its data', async () => {

@@ -225,8 +225,8 @@ export const sqliteMigrations: readonly Migration[] = [
     version: 10,
     name: 'lease changes (a poller checks only the kept leases others touched)',
     sql: `
-      -- Appended where a lease is taken back, flagged or taken over; logged_at is the database's
-      -- clock (ms), read back with an overlap and pruned after a while (see leaseChanges).
+      -- Appended where a lease is taken back, flagged or taken over; read by rowid (one writer at a
+      -- time: commit order), pruned by logged_at, the database's clock in ms (see leaseChanges).
       CREATE TABLE lease_changes (
         watch_id  TEXT    NOT NULL,
         logged_at INTEGER NOT NULL
