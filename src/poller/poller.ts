@@ -639,11 +639,11 @@ export class Poller {
    * large cycle's garbage was pages held until every call had been made). Besides the cycle's own
    * watches, a page serves the project's other kept watches already due (left out by the
    * project's limit): their items are in hand, and a later cycle would read the same pages again
-   * for them. (Not those due soon, as #keptEarly takes: polled all together, a project's watches
-   * then fell due together and their notifications came in bursts, change → post p99 4.5–5 s.) Those a page shows a change for join the cycle
-   * (`changed`, their items put with what was read). Another kept watch is served only if its
-   * kept copy is still the one seen here (a hint replaces it) and nobody touched its lease since
-   * it was confirmed.
+   * for them. Those a page shows a change for join the cycle (`changed`, their items put with
+   * what was read). Another kept watch is served only if its kept copy is still the one seen here
+   * (a hint replaces it) and nobody touched its lease since it was confirmed. Not those due soon,
+   * as #keptEarly takes: polled all together, a project's watches then fell due together and
+   * their notifications came in bursts (`bench:poller`: change → post p99 4.5–5 s).
    */
   #quietReads(
     projectName: string,
