@@ -11,7 +11,6 @@
 // First: on an old Node.js nothing else should load (src/node-version.ts).
 import './check-node';
 import { type Env, formatConfigProblems, hasSlackCredentials, loadConfig } from './config';
-import { LocalConfigError, startLocal } from './local/start';
 import { createLogger } from './log';
 import { pollerSettingsFromEnv } from './poller/settings';
 import { handleProcessFailures } from './process-failures';
@@ -64,6 +63,9 @@ function stopOnSignals(stop: () => Promise<void>, log: ShutdownLog): void {
 }
 
 async function runLocal(): Promise<void> {
+  // Loaded here only: a deployment never loads the emulator (nor the GraphQL its Insights stand-in brings).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  const { LocalConfigError, startLocal } = require('./local/start') as typeof import('./local/start');
   let local;
   try {
     local = await startLocal({ env: process.env });
