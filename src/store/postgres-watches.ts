@@ -25,7 +25,6 @@ import { inTransaction } from './pg-transaction';
 import {
   LEASE_CHANGE_PRUNE_EVERY_MS,
   LEASE_CHANGE_RETENTION_MS,
-  leaseChangeWindow,
   pickDue,
   toNewOutboxRecord,
   toNewWatchRecord,
@@ -68,6 +67,20 @@ const DUE_PAGE = `
 // transaction runs, the re-check once it committed), so two replicas never lease the same watch.
 // \`COALESCE(ended_at, -1) = -1\` is \`ended_at IS NULL\` in a form the partial index \`watches_due\`
 // cannot serve: with it, the planner scanned every active watch instead of fetching these ids.
+/**
+ * A read of the lease change log goes back this far before the last one's end: writers commit out
+ * of order, so a change logged while that read ran but committed after it is read now (a
+ * transaction that touches a watch lasts milliseconds).
+ */
+const LEASE_CHANGE_OVERLAP_MS = 5_000;
+
+/** Where a read after `after` starts, and whether the log still holds everything since (`now` is the database's clock). */
+function leaseChangeWindow(after: number | undefined, now: number): { since: number; complete: boolean } {
+  if (after === undefined) return { since: now, complete: true };
+  const since = after - LEASE_CHANGE_OVERLAP_MS;
+  return { since, complete: since >= now - LEASE_CHANGE_RETENTION_MS };
+}
+
 /** The database's clock in ms (lease changes are logged and read by it, whichever replica writes). */
 const DB_NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 

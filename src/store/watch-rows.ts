@@ -267,23 +267,10 @@ function duePicker(limit: number, options: ClaimOptions): { picked: DueRow[]; of
 
 // ---------------------------------------------------------------------------------------------
 // The lease change log (`leaseChanges`): rows carry the database's clock, by which both SQL stores
-// prune it; PostgreSQL, with writers committing out of order, also reads it by that clock.
-
-/**
- * A read goes back this far before the last one's end: a change logged while that read ran but
- * committed after it is read now (a transaction that touches a watch lasts milliseconds).
- */
-export const LEASE_CHANGE_OVERLAP_MS = 5_000;
+// prune it (SQLite reads it by rowid, PostgreSQL by that clock: see each store).
 
 /** Lease changes older than this are pruned; a cursor from before then answers incomplete. */
 export const LEASE_CHANGE_RETENTION_MS = 10 * 60_000;
 
 /** How often a store prunes the log (at most), on a read. */
 export const LEASE_CHANGE_PRUNE_EVERY_MS = 60_000;
-
-/** Where a read by time after `after` starts, and whether the log still holds everything since (`now` is the database's clock). */
-export function leaseChangeWindow(after: number | undefined, now: number): { since: number; complete: boolean } {
-  if (after === undefined) return { since: now, complete: true };
-  const since = after - LEASE_CHANGE_OVERLAP_MS;
-  return { since, complete: since >= now - LEASE_CHANGE_RETENTION_MS };
-}
