@@ -2,7 +2,7 @@
  * The one request path of the adapter: token, undici pool, timeouts, retries, typed errors,
  * and response parsing.
  */
-import { type Dispatcher, Pool } from 'undici';
+import { type Dispatcher, Pool } from './undici';
 import type { z } from 'zod';
 import type { IssuerType, RestTokenSource } from './auth';
 import { VideoAbortedError, VideoApiError, VideoConnectionError, VideoTimeoutError, NOT_SENT_CODES, errorFromResponse, redact } from './errors';

@@ -1,13 +1,12 @@
 /** Picks the store for DATABASE_URL: PostgreSQL for postgres URLs, SQLite otherwise. */
 import type { Logger } from '../log';
-import { PostgresStore } from './postgres';
 import { SqliteStore } from './sqlite';
 import type { VidopsStore } from './types';
 import { parseDatabaseUrl } from './url';
 import { retryingWhenBusy } from './busy-retry';
 
 export type * from './types';
-export { PostgresStore, type PostgresStoreOptions } from './postgres';
+export type { PostgresStore, PostgresStoreOptions } from './postgres';
 export { SqliteStore } from './sqlite';
 export { DEFAULT_SQLITE_PATH, parseDatabaseUrl, sharedAcrossConnections, type StoreLocation } from './url';
 
@@ -35,6 +34,9 @@ export function createStore(databaseUrl?: string, options: CreateStoreOptions = 
     return retryingWhenBusy(new SqliteStore(location.path, undefined, { busyTimeoutMs: 0 }));
   }
   const log = options.logger?.child({ component: 'store' });
+  // pg (and its 30 modules) is loaded only by a process that uses PostgreSQL: not by the SQLite default's two threads.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PostgresStore } = require('./postgres') as typeof import('./postgres');
   return new PostgresStore({
     connectionString: location.connectionString,
     onIdleClientError: (error) => log?.warn('idle PostgreSQL connection failed; the pool replaces it', { error }),

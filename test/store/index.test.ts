@@ -1,4 +1,5 @@
-import { createStore, parseDatabaseUrl, PostgresStore, SqliteStore } from '../../src/store';
+import { createStore, parseDatabaseUrl, SqliteStore } from '../../src/store';
+import { PostgresStore } from '../../src/store/postgres';
 
 describe('parseDatabaseUrl', () => {
   it.each([

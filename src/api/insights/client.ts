@@ -1,4 +1,4 @@
-import { Pool, request, type Dispatcher } from 'undici';
+import { type Dispatcher, Pool } from '../undici';
 import type { DocumentNode } from 'graphql';
 import { z } from 'zod';
 import { signInsightsToken } from './auth';
@@ -150,9 +150,10 @@ export class InsightsClient {
     let text: string;
     let retryAfterHeader: string | undefined;
     try {
-      const res = await request(this.url, {
+      const res = await this.dispatcher.request({
+        origin: this.url.origin,
+        path: this.url.pathname + this.url.search,
         method: 'POST',
-        dispatcher: this.dispatcher,
         headers: { 'content-type': 'application/json', accept: 'application/json', 'x-service-auth': token },
         body,
         headersTimeout: timeout,
