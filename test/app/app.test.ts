@@ -60,9 +60,13 @@ describe('the Bolt app over HTTP', () => {
     expect(res.status).toBe(404);
   });
 
-  it('builds a Socket Mode app when an app-level token is configured (no HTTP receiver needed)', () => {
-    const app = createApp(t.services, { botToken: BOT_TOKEN, appToken: 'xapp-1-A0-1-abc', apiUrl: t.slack.apiUrl });
+  it('builds a Socket Mode app when an app-level token is configured (no HTTP receiver needed)', async () => {
+    const since = t.slack.mark();
+    const app = createApp(t.services, { botToken: BOT_TOKEN, appToken: 'xapp-1-A0-1-abc', apiUrl: t.slack.apiUrl, retryConfig: { retries: 0 } });
     expect(app).toBeInstanceOf(App);
+    // Bolt checks the bot token (auth.test) as it builds the app: answered here, it cannot outlive
+    // the fake Slack (and, retried for 30 minutes by default, keep jest's worker from exiting).
+    await t.waitForSlackCall('auth.test', undefined, { since });
   });
 
   it('refuses HTTP mode without a signing secret', () => {
