@@ -24,6 +24,8 @@ function setup(
     settleChunk?: number;
     claim?: { claimChunk: number; claimLimit: number; perProjectLimit: number };
     keepLeases?: boolean;
+    random?: () => number;
+    slowMs?: number;
   } = {},
 ): Setup {
   const store = new MemoryWatchStore();
@@ -41,8 +43,8 @@ function setup(
     budgets: new ProjectBudgets(options.budget ?? { capacity: 50, refillPerSecond: 20 }, () => Date.now()),
     logger,
     instanceId: 'poller-1',
-    random: () => 0.5,
-    schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
+    random: options.random ?? (() => 0.5),
+    schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0, ...(options.slowMs && { slowMs: options.slowMs }) },
     ...(options.renderCard && { renderCard: options.renderCard }),
     ...(options.settleChunk && { settleChunk: options.settleChunk }),
     ...options.claim,
@@ -416,10 +418,10 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     return { store, counting, calls };
   }
 
-  async function keptArchive(s: Setup, store: MemoryWatchStore): Promise<string> {
-    const a = archive({ id: 'A1', createdAt: T0 });
+  async function keptArchive(s: Setup, store: MemoryWatchStore, id = 'A1'): Promise<string> {
+    const a = archive({ id, createdAt: T0 });
     s.service.putArchive('prod', a);
-    const w = watchOf('archive', 'A1', archiveSnapshot(a));
+    const w = watchOf('archive', id, archiveSnapshot(a));
     await store.addWatch(w);
     return w.id;
   }
@@ -651,6 +653,26 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect(await s.poller.runCycle()).toMatchObject({ kept: 1, failedProjects: ['prod'] });
     expect(await s.store.getWatch(id)).toMatchObject({ failures: 1, revision: 1 });
     expect((await s.store.getWatch(id))?.leaseOwner).toBeUndefined();
+  });
+
+  it('gives watches claimed together back over several cycles, each within three quarters of the lease, not all in one', async () => {
+    const { store, counting, calls } = counted();
+    const draws = [0, 0.2, 0.4, 0.6, 0.8, 0.99];
+    let draw = 0;
+    // Polled every 3 s throughout (as the soak's deployment does), so only the hold ends a keep.
+    const s = setup({ store: counting, keepLeases: true, random: () => draws[draw++ % draws.length]!, slowMs: 3_000 });
+    for (const id of ['A1', 'A2', 'A3', 'A4', 'A5', 'A6']) await keptArchive(s, store, id);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 6 });
+    const writtenAt: number[] = [];
+    for (let at = T0 + 3_000; at <= T0 + 45_000; at += 3_000) {
+      jest.setSystemTime(at);
+      calls.length = 0;
+      await s.poller.runCycle();
+      for (const call of calls) if (call.startsWith('write ')) writtenAt.push(...Array<number>(Number(call.slice(6))).fill(at - T0));
+    }
+    // Held for 45 s less up to a third (30.15, 33, 36, 39, 42 and 45 s): each is written, and given
+    // back, at its last poll that its hold does not outlast. Without the spread: six at 42 s.
+    expect(writtenAt).toEqual([30_000, 30_000, 33_000, 36_000, 39_000, 42_000]);
   });
 
   it('gives every kept watch back, with its schedule, when it stops; one unwatched meanwhile is left alone, without a warning', async () => {
