@@ -283,11 +283,13 @@ async function main(argv: string[]): Promise<void> {
     // 1. Full sweeps: every watch due at once, polled in as many cycles as the claim limit takes.
     // The first two are made due by a hint to every watch (through the poller, as a callback
     // would: the store flags each lease, which each poll then clears); the last by the clock, as
-    // every watch falls due in a deployment: the steady full cycle the aim is about.
-    const SWEEPS = ['cold, hinted', 'warm, hinted', 'warm, due by the clock'] as const;
+    // every watch falls due in a deployment: the steady full cycle the aim is about. That one runs
+    // CLOCK_SWEEPS times, a slow interval apart, and the aim is judged on the median: one sweep's
+    // CPU varies by a third between runs on a shared 2-core machine.
+    const SWEEPS = ['cold, hinted', 'warm, hinted', ...Array.from({ length: CLOCK_SWEEPS }, (_v, i) => `warm, due by the clock (${i + 1}/${CLOCK_SWEEPS})`)];
     const full: { label: string; cycles: number; requests: number; naive: number; cpuMs: number; wallMs: number; polled: number }[] = [];
     for (const label of SWEEPS) {
-      if (label === 'warm, due by the clock') now = await env.call<number>('advance', { ms: settings.schedule.slowMs });
+      if (label.startsWith('warm, due by the clock')) now = await env.call<number>('advance', { ms: settings.schedule.slowMs });
       else await service.poller.pollNow({});
       const sweep = { label, cycles: 0, requests: 0, naive: 0, cpuMs: 0, wallMs: 0, polled: 0 };
       while (sweep.polled < watched) {
@@ -409,8 +411,9 @@ async function main(argv: string[]): Promise<void> {
       else latencies.push(when - changedAt);
     }
     const simulatedCalls = cycleRequests.reduce((s, n) => s + n, 0);
-    /** The sweep the aim is about: every watch due by the clock, as in a deployment. */
-    const steady = full.at(-1)!;
+    /** The sweeps the aim is about: every watch due by the clock, as in a deployment; the median by CPU per cycle. */
+    const bySweepCpu = full.slice(-CLOCK_SWEEPS).sort((a, b) => a.cpuMs / a.cycles - b.cpuMs / b.cycles);
+    const steady = bySweepCpu[Math.floor(CLOCK_SWEEPS / 2)]!;
     const resource = process.resourceUsage();
 
     // A run that did not do the work prints no figures (exit 2).
@@ -451,6 +454,7 @@ async function main(argv: string[]): Promise<void> {
         (f) =>
           `  ${f.label}: ${f.polled.toLocaleString('en-US')} polled in ${f.cycles} cycles: ${f.requests} API calls vs ${f.naive.toLocaleString('en-US')} naive (${(f.naive / f.requests).toFixed(0)}× fewer); CPU ${ms(f.cpuMs)} (${ms(f.cpuMs / f.cycles)} per cycle), wall ${ms(f.wallMs)}`,
       ),
+      `  due by the clock, the median of ${CLOCK_SWEEPS} sweeps: ${ms(sweepCpuPerCycle)} of CPU per cycle (${steady.label})`,
       '',
       `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (and after each cycle that found changes)`,
       `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}; all cycles ${ms(cycleCpu.reduce((sum, n) => sum + n, 0))}, ${ms(cycleCpu.reduce((sum, n) => sum + n, 0) / (latencyRunMs / 1000))} per simulated second`,
@@ -481,6 +485,8 @@ const DRAIN_MS = 30_000;
 
 /** Issue 15: a poll cycle costs at most this much CPU. */
 const CYCLE_CPU_AIM_MS = 50;
+/** Full sweeps due by the clock, the aim judged on their median. */
+const CLOCK_SWEEPS = 5;
 
 /** The app side's heap limit (see bench/lib/compile.ts for why it runs compiled and capped). */
 const HEAP_LIMIT_MB = 128;
