@@ -669,14 +669,13 @@ export class Poller {
   ): { settle: SettleRead; changed: (fetched: Fetched) => Lease[] } {
     if (this.#options.holdMs === 0) return { settle: () => false, changed: () => [] };
     type Follower = { lease: Lease; watch: Watch };
-    const byResource: Record<ListedKind, Map<string, Follower | Follower[]>> = { archive: new Map(), broadcast: new Map(), render: new Map() };
+    const byResource: Record<ListedKind, Map<string, Follower[]>> = { archive: new Map(), broadcast: new Map(), render: new Map() };
     const follow = (lease: Lease) => {
       const watch = lease.watch;
       if (!isListed(watch.kind)) return;
-      const followers = byResource[watch.kind];
-      const known = followers.get(watch.resourceId);
-      const follower = { lease, watch };
-      followers.set(watch.resourceId, known === undefined ? follower : Array.isArray(known) ? [...known, follower] : [known, follower]);
+      const known = byResource[watch.kind].get(watch.resourceId);
+      if (known) known.push({ lease, watch });
+      else byResource[watch.kind].set(watch.resourceId, [{ lease, watch }]);
     };
     for (const watch of watches) follow(leases.get(watch.id)!);
     const now = this.#clock();
@@ -685,18 +684,23 @@ export class Poller {
       if (project === projectName && nextPollAt <= now && !leases.has(id) && !lease.unconfirmed && !isExpired(lease.watch, now)) follow(lease);
     }
     const changed: { followers: Follower[]; kind: ListedKind; item: ListedResource }[] = [];
+    // Called for every item of every page (10,000 a full cycle): plain loops, no callbacks.
     const settle: SettleRead = (kind, item) => {
-      const found = byResource[kind].get(item.id);
-      if (found === undefined) return false;
-      const group = Array.isArray(found) ? found : [found];
+      const group = byResource[kind].get(item.id);
+      if (group === undefined) return false;
       const polledAt = this.#clock();
-      const next = group.map(({ lease, watch }) => (lease.watch === watch ? this.#quietNext(lease, item as Current, polledAt) : undefined));
-      if (next.includes(undefined)) {
-        const others = group.filter(({ lease }) => !leases.has(lease.watch.id));
-        if (others.length > 0) changed.push({ followers: others, kind, item });
-        return false;
+      const next: number[] = [];
+      for (let i = 0; i < group.length; i++) {
+        const { lease, watch } = group[i]!;
+        const quiet = lease.watch === watch ? this.#quietNext(lease, item as Current, polledAt) : undefined;
+        if (quiet === undefined) {
+          const others = group.filter((follower) => !leases.has(follower.lease.watch.id));
+          if (others.length > 0) changed.push({ followers: others, kind, item });
+          return false;
+        }
+        next.push(quiet);
       }
-      group.forEach(({ lease }, i) => this.#keep(lease, next[i]!, polledAt));
+      for (let i = 0; i < group.length; i++) this.#keep(group[i]!.lease, next[i]!, polledAt);
       report.polled += group.length;
       if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, item.id));
       return true;
