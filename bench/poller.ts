@@ -286,10 +286,11 @@ async function main(argv: string[]): Promise<void> {
     // every watch falls due in a deployment: the steady full cycle the aim is about. That one runs
     // CLOCK_SWEEPS times, a slow interval apart, and the aim is judged on the median: one sweep's
     // CPU varies by a third between runs on a shared 2-core machine.
-    const SWEEPS = ['cold, hinted', 'warm, hinted', ...Array.from({ length: CLOCK_SWEEPS }, (_v, i) => `warm, due by the clock (${i + 1}/${CLOCK_SWEEPS})`)];
+    const CLOCK_SWEEP = 'warm, due by the clock';
+    const SWEEPS = ['cold, hinted', 'warm, hinted', ...Array.from({ length: CLOCK_SWEEPS }, (_v, i) => `${CLOCK_SWEEP} (${i + 1}/${CLOCK_SWEEPS})`)];
     const full: { label: string; cycles: number; requests: number; naive: number; cpuMs: number; wallMs: number; polled: number }[] = [];
     for (const label of SWEEPS) {
-      if (label.startsWith('warm, due by the clock')) now = await env.call<number>('advance', { ms: settings.schedule.slowMs });
+      if (label.startsWith(CLOCK_SWEEP)) now = await env.call<number>('advance', { ms: settings.schedule.slowMs });
       else await service.poller.pollNow({});
       const sweep = { label, cycles: 0, requests: 0, naive: 0, cpuMs: 0, wallMs: 0, polled: 0 };
       while (sweep.polled < watched) {
