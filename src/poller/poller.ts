@@ -23,7 +23,7 @@ import type { ListedKind, ListedResource, PollSource } from './resources';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
 import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot } from './snapshot';
-import { type Observation, type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, readsService } from './transitions';
+import { type Transition, deadlineOf, expiryTransition, isTerminal, observeWatch, quietSnapshot, readsService } from './transitions';
 import {
   type CompletedPoll,
   type LeaseChangeCursor,
@@ -615,30 +615,29 @@ export class Poller {
     await Promise.all(writing);
   }
 
-  /** What the poll saw; undefined when the rules throw (the slow way then closes the watch and logs why). */
-  #observe(watch: Watch, current: Current, polledAt: number): Observation<WatchKind> | undefined {
-    try {
-      return observeWatch(watch, current, { now: polledAt });
-    } catch {
-      return undefined;
-    }
-  }
-
   /**
-   * Most polls of a large cycle find nothing new: the lifecycle hands back the very snapshot the
-   * watch holds and no transition. Such a poll is kept at once (`#keep`), with its next poll time,
-   * instead of going the way of polls with something to write (an outcome per watch, worked out
-   * a chunk at a time, then `#keeps`); what it keeps is what that way would. Its next poll time,
-   * or undefined for any other poll (or when the hold ends first: the poll is written then).
+   * Most polls of a large cycle find nothing new (`quietSnapshot`: no transition, the same
+   * status). Such a poll is kept at once (`#keep`), with its next poll time, instead of going the
+   * way of polls with something to write (an outcome per watch, worked out a chunk at a time,
+   * then `#keeps`). Its next poll time, or undefined for any other poll (or when the hold ends
+   * first: the poll is written then). A snapshot that differs only in when it was read (a
+   * broadcast's) replaces the kept copy's, and is written when the watch is given back.
    */
   #quietNext(lease: Lease, current: Current, polledAt: number): number | undefined {
     const watch = lease.watch;
     if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
-    const observation = this.#observe(watch, current, polledAt);
-    if (observation === undefined || observation.transitions.length > 0 || observation.state !== watch.lastState) return undefined;
-    if (isTerminal(watch.kind, observation.state)) return undefined;
-    const next = this.#nextPollAt(watch, observation.state, polledAt, watch.lastChangeAt);
-    return next < lease.releaseAt ? next : undefined;
+    let state: Snapshot | undefined;
+    try {
+      state = quietSnapshot(watch, current, polledAt);
+    } catch {
+      // The slow way closes the watch and logs why.
+      return undefined;
+    }
+    if (state === undefined || isTerminal(watch.kind, state)) return undefined;
+    const next = this.#nextPollAt(watch, state, polledAt, watch.lastChangeAt);
+    if (next >= lease.releaseAt) return undefined;
+    watch.lastState = state;
+    return next;
   }
 
   /** Keeps a quiet poll's watch (as #settle keeps a poll: a hint that came while it was being read asks for another). */
@@ -690,18 +689,21 @@ export class Poller {
       const group = byResource[kind].get(item.id);
       if (group === undefined) return false;
       const polledAt = this.#clock();
-      const next: number[] = [];
+      // Most resources have one watch: no array for its next poll time.
+      let first = 0;
+      let others: number[] | undefined;
       for (let i = 0; i < group.length; i++) {
         const { lease, watch } = group[i]!;
         const quiet = lease.watch === watch ? this.#quietNext(lease, item as Current, polledAt) : undefined;
         if (quiet === undefined) {
-          const others = group.filter((follower) => !leases.has(follower.lease.watch.id));
-          if (others.length > 0) changed.push({ followers: others, kind, item });
+          const notInCycle = group.filter((follower) => !leases.has(follower.lease.watch.id));
+          if (notInCycle.length > 0) changed.push({ followers: notInCycle, kind, item });
           return false;
         }
-        next.push(quiet);
+        if (i === 0) first = quiet;
+        else (others ??= []).push(quiet);
       }
-      for (let i = 0; i < group.length; i++) this.#keep(group[i]!.lease, next[i]!, polledAt);
+      for (let i = 0; i < group.length; i++) this.#keep(group[i]!.lease, i === 0 ? first : others![i - 1]!, polledAt);
       report.polled += group.length;
       if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, item.id));
       return true;

@@ -84,13 +84,14 @@ export interface NextPollInput {
   readsService: boolean;
 }
 
+/** The soonest of the expiry, the deadline (never in the past) and, for a watch that reads the service, the next interval. */
 export function nextPollAt(input: NextPollInput, config: ScheduleConfig, random: Random): number {
-  const candidates = [input.expiresAt];
-  if (input.deadline !== undefined) candidates.push(Math.max(input.deadline, input.now));
+  let next = input.expiresAt;
+  if (input.deadline !== undefined) next = Math.min(next, Math.max(input.deadline, input.now));
   if (input.readsService || input.deadline === undefined) {
-    candidates.push(input.now + shortenedByJitter(pollInterval(input.now, input.lastChangeAt, config), config, random));
+    next = Math.min(next, input.now + shortenedByJitter(pollInterval(input.now, input.lastChangeAt, config), config, random));
   }
-  return Math.min(...candidates);
+  return next;
 }
 
 export interface BackoffConfig {

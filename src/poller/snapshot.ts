@@ -216,6 +216,30 @@ export function sameArchiveAsReceived(archive: ArchiveResource, previous: Archiv
   );
 }
 
+/** `sameArchiveAsReceived` for a listed composer: the fields its snapshot keeps, as the service sent them. */
+export function sameRenderAsReceived(render: RenderResource, previous: RenderSnapshot): boolean {
+  const received = asReceived(render);
+  if (received === undefined) return false;
+  const { status, createdAt } = received;
+  return (
+    typeof status === 'string' &&
+    status === previous.status &&
+    typeof createdAt === 'number' &&
+    createdAt === previous.createdAt &&
+    receivedText(received.name) === previous.name &&
+    receivedText(received.reason) === previous.reason
+  );
+}
+
+/** Whether two broadcast snapshots say the same but for when they were read. */
+export function sameBroadcastBesidesObservedAt(a: BroadcastSnapshot, b: BroadcastSnapshot): boolean {
+  if (a.status !== b.status || a.createdAt !== b.createdAt || a.maxDurationS !== b.maxDurationS || a.hls !== b.hls) return false;
+  const outputs = Object.keys(a.rtmp);
+  if (outputs.length !== Object.keys(b.rtmp).length) return false;
+  for (const id of outputs) if (a.rtmp[id] !== b.rtmp[id]) return false;
+  return true;
+}
+
 export function broadcastSnapshot(broadcast: BroadcastResource, observedAt: number): BroadcastSnapshot {
   const urls = broadcast.broadcastUrls ?? undefined;
   const rtmp: Record<string, string> = {};

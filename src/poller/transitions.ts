@@ -24,6 +24,8 @@ import {
   keepOutputsWhenStopped,
   renderSnapshot,
   sameArchiveAsReceived,
+  sameBroadcastBesidesObservedAt,
+  sameRenderAsReceived,
 } from './snapshot';
 
 export type Severity = 'info' | 'warning' | 'error';
@@ -87,6 +89,13 @@ export interface Observation<K extends WatchKind> {
 interface Lifecycle<K extends WatchKind> {
   observe(previous: SnapshotOf<K> | undefined, current: ObservedOf<K> | typeof GONE, context: DiffContext): Observation<K>;
   isTerminal(snapshot: SnapshotOf<K>): boolean;
+  /**
+   * What `observe` would answer when the read shows nothing new (no transition, the same
+   * status), found without building what a change needs: the snapshot to keep (the previous
+   * one, or one that differs only in when it was read). Undefined whenever in doubt: the read
+   * then takes `observe`.
+   */
+  quiet?(previous: SnapshotOf<K>, current: ObservedOf<K>, now: number): SnapshotOf<K> | undefined;
 }
 
 /** A lifecycle whose transitions follow from comparing two snapshots. */
@@ -94,6 +103,7 @@ function bySnapshots<K extends WatchKind>(
   next: (previous: SnapshotOf<K> | undefined, current: ObservedOf<K> | typeof GONE, context: DiffContext) => SnapshotOf<K>,
   transitions: (previous: SnapshotOf<K> | undefined, next: SnapshotOf<K>, context: DiffContext) => Transition[],
   isTerminal: (snapshot: SnapshotOf<K>) => boolean,
+  quiet?: Lifecycle<K>['quiet'],
 ): Lifecycle<K> {
   return {
     observe(previous, current, context) {
@@ -101,6 +111,7 @@ function bySnapshots<K extends WatchKind>(
       return { state, transitions: transitions(previous, state, context) };
     },
     isTerminal,
+    ...(quiet && { quiet }),
   };
 }
 
@@ -124,6 +135,7 @@ const archive = bySnapshots<'archive'>(
         : archiveSnapshot(current),
   (previous, next) => goneOr(previous, next, () => archiveTransitions(previous, next as ArchiveSnapshot), 'archive'),
   (snapshot) => ARCHIVE_FINAL.has(snapshot.status),
+  (previous, current) => (previous.status !== GONE && sameArchiveAsReceived(current, previous as ArchiveSnapshot) ? previous : undefined),
 );
 
 function archiveTransitions(previous: ArchiveSnapshot | GoneSnapshot | undefined, next: ArchiveSnapshot): Transition[] {
@@ -165,6 +177,13 @@ const broadcast = bySnapshots<'broadcast'>(
   (previous, current, { now }) => (current === GONE ? goneSnapshot : keepOutputsWhenStopped(broadcastSnapshot(current, now), asBroadcast(previous))),
   (previous, next, context) => goneOr(previous, next, () => broadcastTransitions(asBroadcast(previous), next as BroadcastSnapshot, context), 'broadcast'),
   (snapshot) => snapshot.status === 'stopped' || snapshot.status === GONE,
+  // Unchanged but for `observedAt`: kept without a transition, with the time of this read.
+  (previous, current, now) => {
+    const prior = asBroadcast(previous);
+    if (prior === undefined) return undefined;
+    const next = keepOutputsWhenStopped(broadcastSnapshot(current, now), prior);
+    return sameBroadcastBesidesObservedAt(next, prior) ? next : undefined;
+  },
 );
 
 function asBroadcast(snapshot: BroadcastSnapshot | GoneSnapshot | undefined): BroadcastSnapshot | undefined {
@@ -220,9 +239,15 @@ function liveOutputs(snapshot: BroadcastSnapshot | undefined): number {
 const RENDER_FINAL = new Set(['stopped', 'failed', GONE]);
 
 const render = bySnapshots<'render'>(
-  (_previous, current) => (current === GONE ? goneSnapshot : renderSnapshot(current)),
+  (previous, current) =>
+    current === GONE
+      ? goneSnapshot
+      : previous && previous.status !== GONE && sameRenderAsReceived(current, previous as RenderSnapshot)
+        ? previous
+        : renderSnapshot(current),
   (previous, next) => goneOr(previous, next, () => renderTransitions(previous, next as RenderSnapshot), 'render'),
   (snapshot) => RENDER_FINAL.has(snapshot.status),
+  (previous, current) => (previous.status !== GONE && sameRenderAsReceived(current, previous as RenderSnapshot) ? previous : undefined),
 );
 
 function renderTransitions(previous: RenderSnapshot | GoneSnapshot | undefined, next: RenderSnapshot): Transition[] {
@@ -375,6 +400,23 @@ export function observe<K extends WatchKind>(
 ): Observation<K> {
   const lifecycle: Lifecycle<K> = lifecycles[kind];
   return lifecycle.observe(previous, current, context);
+}
+
+/**
+ * The snapshot a watch keeps when what was read shows nothing new (no transition, the same
+ * status): its own, or one that differs only in when it was read. Undefined for any other read.
+ */
+export function quietSnapshot(
+  watch: { kind: WatchKind; lastState: Snapshot | undefined },
+  current: ObservedOf<WatchKind> | typeof GONE,
+  now: number,
+): Snapshot | undefined {
+  const previous = watch.lastState;
+  if (previous === undefined || current === GONE) return undefined;
+  const lifecycle = lifecycles[watch.kind] as Lifecycle<WatchKind>;
+  if (lifecycle.quiet) return lifecycle.quiet(previous as never, current as never, now);
+  const { state, transitions } = lifecycle.observe(previous as never, current as never, { now });
+  return transitions.length === 0 && state === previous ? state : undefined;
 }
 
 /** `observe` for a watch read back from the store, whose snapshot belongs to its kind by construction. */

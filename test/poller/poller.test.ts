@@ -2,9 +2,9 @@ import { ProjectBudgets } from '../../src/poller/budget';
 import { MemoryWatchStore } from '../../src/poller/memory-store';
 import { type CardRenderer, Poller } from '../../src/poller/poller';
 import { DEFAULT_SCHEDULE } from '../../src/poller/schedule';
-import { archiveSnapshot, captionsSnapshot, discoverySnapshot, renderSnapshot, sipSnapshot } from '../../src/poller/snapshot';
+import { archiveSnapshot, broadcastSnapshot, captionsSnapshot, discoverySnapshot, renderSnapshot, sipSnapshot } from '../../src/poller/snapshot';
 import { type NewWatch, type WatchKind, type WatchStore, createWatch } from '../../src/poller/watch';
-import { FakeVideoService, archive, render, storeWith, target } from './fakes';
+import { FakeVideoService, archive, broadcast, render, storeWith, target } from './fakes';
 
 const T0 = 1_700_000_000_000;
 const HOUR = 3_600_000;
@@ -673,6 +673,34 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     // Held for 45 s less up to an eighth (39.4, 40.5, 41.6, 42.75, 43.9 and 45 s): each is written,
     // and given back, at its last poll that its hold does not outlast. Without the spread: six at 42 s.
     expect(writtenAt).toEqual([39_000, 39_000, 39_000, 42_000, 42_000, 42_000]);
+  });
+
+  it('keeps a broadcast whose poll finds nothing new without a write; the time of its last read is written when it is given back', async () => {
+    const { store, counting, calls } = counted();
+    const s = setup({ store: counting, keepLeases: true, slowMs: 3_000 });
+    const live = broadcast({ id: 'B1', createdAt: T0, broadcastUrls: { hlsStatus: 'live', rtmp: [{ id: 'yt', status: 'live' }] } });
+    s.service.putBroadcast('prod', live);
+    const w = watchOf('broadcast', 'B1', broadcastSnapshot(live, T0));
+    await store.addWatch(w);
+    await s.poller.runCycle();
+    for (const at of [3_000, 6_000, 9_000]) {
+      jest.setSystemTime(T0 + at);
+      expect(await s.poller.runCycle()).toMatchObject({ kept: 1, polled: 1, transitions: 0 });
+    }
+    expect(calls).toEqual(['claim 1']);
+    expect(await store.getWatch(w.id)).toMatchObject({ lastState: { observedAt: T0 }, revision: 0 });
+    await s.poller.stop();
+    expect(calls).toEqual(['claim 1', 'write 1']);
+    expect(await store.getWatch(w.id)).toMatchObject({ lastState: { status: 'started', hls: 'live', rtmp: { yt: 'live' }, observedAt: T0 + 9_000 } });
+    // An output going offline is news: written at once, as before.
+    const s2 = setup({ store: counting, keepLeases: true, slowMs: 3_000 });
+    s2.service.putBroadcast('prod', live);
+    jest.setSystemTime(T0 + 12_000);
+    await s2.poller.runCycle();
+    s2.service.putBroadcast('prod', { ...live, broadcastUrls: { hlsStatus: 'live', rtmp: [{ id: 'yt', status: 'offline' }] } });
+    jest.setSystemTime(T0 + 15_000);
+    expect(await s2.poller.runCycle()).toMatchObject({ polled: 1, transitions: 1 });
+    expect(calls.at(-1)).toBe('write 1');
   });
 
   it('gives every kept watch back, with its schedule, when it stops; one unwatched meanwhile is left alone, without a warning', async () => {

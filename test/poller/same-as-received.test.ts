@@ -5,8 +5,8 @@
  * malformed item still fails.
  */
 import { RETRY_NONE, VideoApiError, VideoClient, closeSharedPools } from '../../src/api';
-import { archiveSnapshot, sameArchiveAsReceived } from '../../src/poller/snapshot';
-import { observeWatch } from '../../src/poller/transitions';
+import { archiveSnapshot, broadcastSnapshot, renderSnapshot, sameArchiveAsReceived, sameRenderAsReceived, sameSnapshot } from '../../src/poller/snapshot';
+import { observeWatch, quietSnapshot } from '../../src/poller/transitions';
 import { type FakeService, type Reply, startFakeService } from '../api/support/fake-service';
 
 const ARCHIVE = { id: 'A1', sessionId: 'S1', createdAt: 1_700_000_000_000, status: 'started', duration: 0, size: 0, name: 'Weekly', reason: '' };
@@ -64,4 +64,93 @@ test('an unchanged archive keeps its snapshot and tells nothing; a changed one i
   expect(() => observeWatch(watch, stopped, { now: 0 })).toThrow(VideoApiError);
   const fine = (await listed({ ...ARCHIVE, status: 'stopped' })).item;
   expect(observeWatch(watch, fine, { now: 0 }).transitions.map((t) => t.key)).toEqual(['archive:stopped']);
+});
+
+const RENDER = {
+  id: 'R1',
+  sessionId: 'S1',
+  applicationId: 'app',
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_000_000,
+  url: 'https://example.com/page',
+  status: 'started',
+  name: 'Board',
+  reason: '',
+};
+
+async function listedRender(item: Record<string, unknown>) {
+  reply = { body: { count: 1, items: [item] } };
+  const page = await client.render.list({ count: 1 });
+  return { item: page.items[0]! };
+}
+
+describe('a listed composer as received', () => {
+  const prior = renderSnapshot({ ...RENDER, reason: undefined } as never);
+
+  test.each([
+    ['the same fields', {}, true],
+    ['fields the snapshot does not keep changed', { url: 'https://example.com/other', updatedAt: 1_700_000_900_000 }, true],
+    ['another status', { status: 'stopped' }, false],
+    ['a reason given', { reason: 'Max Duration Exceeded' }, false],
+    ['createdAt in seconds (the schema makes it ms)', { createdAt: 1_700_000_000 }, false],
+    ['a name that is not a string', { name: 7 }, false],
+  ])('%s → %s', async (_what, change, same) => {
+    const { item } = await listedRender({ ...RENDER, ...change });
+    expect(sameRenderAsReceived(item, prior)).toBe(same);
+    // The poll keeps the very snapshot exactly when the fields are the same.
+    expect(quietSnapshot({ kind: 'render', lastState: prior }, item, 0) === prior).toBe(same);
+  });
+});
+
+describe('quietSnapshot answers as observe would, without building what a change needs', () => {
+  const BROADCAST = {
+    id: 'B1',
+    sessionId: 'S1',
+    createdAt: 1_700_000_000_000,
+    status: 'started',
+    maxDuration: 7_200,
+    broadcastUrls: { hls: 'https://cdn/x.m3u8', hlsStatus: 'live', rtmp: [{ id: 'yt', status: 'live', serverUrl: 'rtmps://x', streamName: 'k' }] },
+  };
+  const prior = broadcastSnapshot(BROADCAST as never, 1_000);
+
+  async function listedBroadcast(item: Record<string, unknown>) {
+    reply = { body: { count: 1, items: [item] } };
+    const page = await client.broadcasts.list({ count: 1 });
+    return { item: page.items[0]! };
+  }
+
+  test.each([
+    ['nothing new', {}],
+    ['an output offline', { broadcastUrls: { ...BROADCAST.broadcastUrls, rtmp: [{ ...BROADCAST.broadcastUrls.rtmp[0]!, status: 'offline' }] } }],
+    ['HLS ended', { broadcastUrls: { ...BROADCAST.broadcastUrls, hlsStatus: 'ended' } }],
+    [
+      'a second output',
+      {
+        broadcastUrls: {
+          ...BROADCAST.broadcastUrls,
+          rtmp: [...BROADCAST.broadcastUrls.rtmp, { id: 'fb', status: 'connecting', serverUrl: 'rtmps://y', streamName: 'j' }],
+        },
+      },
+    ],
+    ['stopped', { status: 'stopped', broadcastUrls: undefined }],
+  ])('a broadcast: %s', async (_what, change) => {
+    const { item } = await listedBroadcast({ ...BROADCAST, ...change });
+    const watch = { kind: 'broadcast' as const, lastState: prior };
+    const observed = observeWatch(watch, item, { now: 2_000 });
+    const quiet = quietSnapshot(watch, item, 2_000);
+    // Quiet: no transition, and the snapshot the same but for when it was read (a new output
+    // still connecting tells nothing, but is written).
+    if (observed.transitions.length === 0 && sameSnapshot({ ...observed.state, observedAt: 0 }, { ...prior, observedAt: 0 })) {
+      expect(quiet).toEqual(observed.state);
+      expect(quiet).toMatchObject({ observedAt: 2_000 });
+    } else {
+      expect(quiet).toBeUndefined();
+    }
+  });
+
+  test('an archive gone, or one never seen before, is never quiet', async () => {
+    const previous = archiveSnapshot(ARCHIVE as never);
+    expect(quietSnapshot({ kind: 'archive', lastState: previous }, 'gone', 0)).toBeUndefined();
+    expect(quietSnapshot({ kind: 'archive', lastState: undefined }, (await listed(ARCHIVE)).item, 0)).toBeUndefined();
+  });
 });
