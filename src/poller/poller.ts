@@ -20,6 +20,7 @@ import { type ProjectBudgets, planCycle } from './budget';
 import { type Execution, type SettleRead, executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, ListedResource, PollSource } from './resources';
+import { oldestFirst } from './order';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
 import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot } from './snapshot';
@@ -141,6 +142,8 @@ const APPLY_CHUNK = 500;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
+
+const dueTime = (lease: Lease): number => lease.watch.nextPollAt;
 
 /** The store failed while an outcome was being worked out (as opposed to a bug in working it out). */
 class StoreFailure extends Error {
@@ -320,12 +323,10 @@ export class Poller {
     const withinLimits = [...perProject].every(([projectName, count]) => count <= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit));
     // Nothing to leave out: the order does not matter (planCycle orders what it must defer).
     if (due.length <= this.#options.claimLimit && withinLimits) return due;
-    // Ties (watches polled together fall due together) keep the order they were kept in: the sort
-    // is stable, and comparing their ids as well cost ~20 ms per 10,000 watches.
-    due.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt);
+    // Ties (watches polled together fall due together) keep the order they were kept in.
     const taken = new Map<string, number>();
     const picked: Lease[] = [];
-    for (const lease of due) {
+    for (const lease of oldestFirst(due, dueTime)) {
       if (picked.length >= this.#options.claimLimit) break;
       const projectName = lease.watch.projectName;
       const count = taken.get(projectName) ?? 0;
@@ -351,8 +352,7 @@ export class Poller {
       const { nextPollAt, projectName } = lease.watch;
       if (nextPollAt > now && nextPollAt <= horizon && projects.has(projectName)) soon.push(lease);
     }
-    soon.sort((a, b) => a.watch.nextPollAt - b.watch.nextPollAt);
-    return soon.slice(0, room);
+    return soon.length <= room ? soon : oldestFirst(soon, dueTime).slice(0, room);
   }
 
   /**
