@@ -231,6 +231,40 @@ export function sameRenderAsReceived(render: RenderResource, previous: RenderSna
   );
 }
 
+/**
+ * `sameArchiveAsReceived` for a listed broadcast with outputs (a stopped one, whose outputs the
+ * snapshot keeps from before, takes the full way): status, createdAt, maxDuration and each
+ * output's status as `broadcastSnapshot` would read them, in either form the service sends
+ * outputs (an array, or an object keyed by output id).
+ */
+export function sameBroadcastAsReceived(broadcast: BroadcastResource, previous: BroadcastSnapshot): boolean {
+  const received = asReceived(broadcast);
+  if (received === undefined) return false;
+  const { status, createdAt, maxDuration, broadcastUrls: urls } = received;
+  if (typeof status !== 'string' || status !== previous.status || typeof createdAt !== 'number' || createdAt !== previous.createdAt) return false;
+  if (maxDuration === undefined ? previous.maxDurationS !== undefined : typeof maxDuration !== 'number' || maxDuration !== previous.maxDurationS) return false;
+  if (typeof urls !== 'object' || urls === null || Array.isArray(urls)) return false;
+  const { hls, hlsStatus, rtmp } = urls as Record<string, unknown>;
+  if (!optionalText(hls) || !optionalText(hlsStatus)) return false;
+  if ((hls || hlsStatus ? (hlsStatus ?? 'connecting') : undefined) !== previous.hls) return false;
+  if (rtmp === undefined || rtmp === null) return Object.keys(previous.rtmp).length === 0;
+  if (typeof rtmp !== 'object') return false;
+  const keyed = !Array.isArray(rtmp);
+  const entries = Object.entries(rtmp as object);
+  if (entries.length !== Object.keys(previous.rtmp).length) return false;
+  for (let i = 0; i < entries.length; i++) {
+    const [key, output] = entries[i]!;
+    if (typeof output !== 'object' || output === null) return false;
+    const { id, status: outputStatus } = output as Record<string, unknown>;
+    if (!optionalText(id) || !optionalText(outputStatus)) return false;
+    const outputId = (keyed ? (id ?? key) : id) || `#${i + 1}`;
+    if (!Object.hasOwn(previous.rtmp, outputId) || previous.rtmp[outputId] !== (outputStatus || 'connecting')) return false;
+  }
+  return true;
+}
+
+const optionalText = (value: unknown): value is string | undefined => value === undefined || typeof value === 'string';
+
 /** Whether two broadcast snapshots say the same but for when they were read. */
 export function sameBroadcastBesidesObservedAt(a: BroadcastSnapshot, b: BroadcastSnapshot): boolean {
   if (a.status !== b.status || a.createdAt !== b.createdAt || a.maxDurationS !== b.maxDurationS || a.hls !== b.hls) return false;

@@ -24,6 +24,7 @@ import {
   keepOutputsWhenStopped,
   renderSnapshot,
   sameArchiveAsReceived,
+  sameBroadcastAsReceived,
   sameBroadcastBesidesObservedAt,
   sameRenderAsReceived,
 } from './snapshot';
@@ -181,6 +182,7 @@ const broadcast = bySnapshots<'broadcast'>(
   (previous, current, now) => {
     const prior = asBroadcast(previous);
     if (prior === undefined) return undefined;
+    if (sameBroadcastAsReceived(current, prior)) return { ...prior, observedAt: now };
     const next = keepOutputsWhenStopped(broadcastSnapshot(current, now), prior);
     return sameBroadcastBesidesObservedAt(next, prior) ? next : undefined;
   },

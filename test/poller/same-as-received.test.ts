@@ -5,7 +5,15 @@
  * malformed item still fails.
  */
 import { RETRY_NONE, VideoApiError, VideoClient, closeSharedPools } from '../../src/api';
-import { archiveSnapshot, broadcastSnapshot, renderSnapshot, sameArchiveAsReceived, sameRenderAsReceived, sameSnapshot } from '../../src/poller/snapshot';
+import {
+  archiveSnapshot,
+  broadcastSnapshot,
+  renderSnapshot,
+  sameArchiveAsReceived,
+  sameBroadcastAsReceived,
+  sameRenderAsReceived,
+  sameSnapshot,
+} from '../../src/poller/snapshot';
 import { observeWatch, quietSnapshot } from '../../src/poller/transitions';
 import { type FakeService, type Reply, startFakeService } from '../api/support/fake-service';
 
@@ -133,6 +141,19 @@ describe('quietSnapshot answers as observe would, without building what a change
       },
     ],
     ['stopped', { status: 'stopped', broadcastUrls: undefined }],
+    [
+      'outputs keyed by id, as lists send them',
+      { broadcastUrls: { ...BROADCAST.broadcastUrls, rtmp: { yt: { serverUrl: 'rtmps://x', streamName: 'k', status: 'live' } } } },
+    ],
+    [
+      'keyed outputs, one offline',
+      { broadcastUrls: { ...BROADCAST.broadcastUrls, rtmp: { yt: { serverUrl: 'rtmps://x', streamName: 'k', status: 'offline' } } } },
+    ],
+    ['an output without a status', { broadcastUrls: { ...BROADCAST.broadcastUrls, rtmp: [{ id: 'yt', serverUrl: 'rtmps://x', streamName: 'k' }] } }],
+    ['HLS without a status', { broadcastUrls: { hls: 'https://cdn/x.m3u8', rtmp: BROADCAST.broadcastUrls.rtmp } }],
+    ['another maxDuration', { maxDuration: 3_600 }],
+    ['no maxDuration', { maxDuration: undefined }],
+    ['no outputs any more', { broadcastUrls: { hls: 'https://cdn/x.m3u8', hlsStatus: 'live' } }],
   ])('a broadcast: %s', async (_what, change) => {
     const { item } = await listedBroadcast({ ...BROADCAST, ...change });
     const watch = { kind: 'broadcast' as const, lastState: prior };
@@ -146,6 +167,24 @@ describe('quietSnapshot answers as observe would, without building what a change
     } else {
       expect(quiet).toBeUndefined();
     }
+  });
+
+  test('an unchanged broadcast is answered from its fields as received, in either form of outputs', async () => {
+    for (const rtmp of [BROADCAST.broadcastUrls.rtmp, { yt: { serverUrl: 'rtmps://x', streamName: 'k', status: 'live' } }]) {
+      const { item } = await listedBroadcast({ ...BROADCAST, broadcastUrls: { ...BROADCAST.broadcastUrls, rtmp } });
+      expect(sameBroadcastAsReceived(item, prior)).toBe(true);
+    }
+    const stopped = await listedBroadcast({ ...BROADCAST, status: 'stopped', broadcastUrls: null });
+    expect(sameBroadcastAsReceived(stopped.item, { ...prior, status: 'stopped' })).toBe(false);
+  });
+
+  test('a malformed broadcast is caught when a field the snapshot reads is not as before', async () => {
+    const watch = { kind: 'broadcast' as const, lastState: prior };
+    const { item } = await listedBroadcast({ ...BROADCAST, status: 7 });
+    expect(() => quietSnapshot(watch, item, 2_000)).toThrow(VideoApiError);
+    const outputs = await listedBroadcast({ ...BROADCAST, broadcastUrls: { ...BROADCAST.broadcastUrls, rtmp: [{ id: 'yt', status: 'live' }] } });
+    // The outputs' URLs are not what a poll reads: as with archives, they are not checked then.
+    expect(quietSnapshot(watch, outputs.item, 2_000)).toEqual({ ...prior, observedAt: 2_000 });
   });
 
   test('an archive gone, or one never seen before, is never quiet', async () => {
