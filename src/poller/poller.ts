@@ -20,6 +20,7 @@ import { type ProjectBudgets, planCycle } from './budget';
 import { type Execution, type SettleRead, executePlan } from './executor';
 import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, ListedResource, PollSource } from './resources';
+import { KeptLeases } from './kept-leases';
 import { oldestFirst } from './order';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
@@ -117,6 +118,8 @@ interface Lease {
   polledAt?: number;
   /** A hint arrived (`pollNow`) while kept: a poll already reading may have read too early. */
   repoll?: boolean;
+  /** The hint count (`#hintCount`) when a hint last named this kept watch. */
+  hintedAt?: number;
   /** Others may have touched the lease since it was last confirmed (`leaseChanges`): the store is asked before the next poll. */
   unconfirmed?: boolean;
 }
@@ -167,7 +170,9 @@ export class Poller {
   /** Claim limits for projects whose budget could not serve all they had due last cycle. */
   readonly #claimLimits = new Map<string, number>();
   /** Watches kept between polls (`keepLeases`), by id. */
-  readonly #kept = new Map<string, Lease>();
+  readonly #kept = new KeptLeases<Lease>();
+  /** Hints (`pollNow`) so far: a page read before a kept watch's hint does not settle it. */
+  #hintCount = 0;
   /** The leases of the cycle in progress: a hint for one of them may come after its read. */
   #polling: ReadonlyMap<string, Lease> = new Map();
   readonly #options: Required<Pick<PollerOptions, 'instanceId' | 'claimLimit' | 'perProjectLimit' | 'leaseMs' | 'settleChunk' | 'claimChunk'>> &
@@ -220,8 +225,10 @@ export class Poller {
   async pollNow(filter: WatchFilter): Promise<number> {
     const now = this.#clock();
     const matched = await this.#store.expedite(filter, now);
+    const hint = ++this.#hintCount;
     for (const lease of this.#kept.values()) {
       if (!matchesFilter(lease.watch, filter)) continue;
+      lease.hintedAt = hint;
       if (this.#polling.get(lease.watch.id) === lease) lease.repoll = true;
       if (lease.watch.nextPollAt > now) lease.watch = { ...lease.watch, nextPollAt: now };
     }
@@ -669,53 +676,68 @@ export class Poller {
     report: CycleReport,
   ): { settle: SettleRead; changed: (fetched: Fetched) => Lease[] } {
     if (this.#options.holdMs === 0) return { settle: () => false, changed: () => [] };
-    type Follower = { lease: Lease; watch: Watch };
-    const byResource: Record<ListedKind, Map<string, Follower[]>> = { archive: new Map(), broadcast: new Map(), render: new Map() };
-    const follow = (lease: Lease) => {
-      const watch = lease.watch;
-      if (!isListed(watch.kind)) return;
-      const known = byResource[watch.kind].get(watch.resourceId);
-      if (known) known.push({ lease, watch });
-      else byResource[watch.kind].set(watch.resourceId, [{ lease, watch }]);
-    };
-    for (const watch of watches) follow(leases.get(watch.id)!);
+    // The cycle's leases not kept (claimed now); the kept ones are found through #kept.following.
+    const claimed: Record<ListedKind, Map<string, Lease[]>> = { archive: new Map(), broadcast: new Map(), render: new Map() };
+    for (const watch of watches) {
+      const lease = leases.get(watch.id)!;
+      if (!isListed(watch.kind) || this.#kept.get(watch.id) === lease) continue;
+      const known = claimed[watch.kind].get(watch.resourceId);
+      if (known) known.push(lease);
+      else claimed[watch.kind].set(watch.resourceId, [lease]);
+    }
     const now = this.#clock();
-    this.#kept.forEach((lease) => {
-      const { id, projectName: project, nextPollAt } = lease.watch;
-      if (project === projectName && nextPollAt <= now && !leases.has(id) && !lease.unconfirmed && !isExpired(lease.watch, now)) follow(lease);
-    });
-    const changed: { followers: Follower[]; kind: ListedKind; item: ListedResource }[] = [];
+    const hintsBefore = this.#hintCount;
+    const hintedSince = (lease: Lease): boolean => (lease.hintedAt ?? 0) > hintsBefore;
+    /** Another kept watch of the project, due, untouched since confirmed and not hinted since the pages began to be read. */
+    const joins = (lease: Lease): boolean => {
+      const watch = lease.watch;
+      return watch.projectName === projectName && watch.nextPollAt <= now && !lease.unconfirmed && !isExpired(watch, now) && !hintedSince(lease);
+    };
+    const group: Lease[] = [];
+    const add = (lease: Lease) => {
+      if (leases.get(lease.watch.id) === lease || joins(lease)) group.push(lease);
+    };
+    const changed: { followers: Lease[]; kind: ListedKind; item: ListedResource }[] = [];
     // Called for every item of every page (10,000 a full cycle): plain loops, no callbacks.
     const settle: SettleRead = (kind, item) => {
-      const group = byResource[kind].get(item.id);
-      if (group === undefined) return false;
+      const id = item.id;
+      group.length = 0;
+      const kept = this.#kept.following(kind, id);
+      if (kept !== undefined) {
+        if (Array.isArray(kept)) for (let i = 0; i < kept.length; i++) add(kept[i]!);
+        else add(kept as Lease);
+      }
+      const fresh = claimed[kind].get(id);
+      if (fresh !== undefined) for (let i = 0; i < fresh.length; i++) if (this.#kept.get(fresh[i]!.watch.id) !== fresh[i]) group.push(fresh[i]!);
+      if (group.length === 0) return false;
       const polledAt = this.#clock();
       // Most resources have one watch: no array for its next poll time.
       let first = 0;
       let others: number[] | undefined;
       for (let i = 0; i < group.length; i++) {
-        const { lease, watch } = group[i]!;
-        const quiet = lease.watch === watch ? this.#quietNext(lease, item as Current, polledAt) : undefined;
+        const lease = group[i]!;
+        // A hint while the pages were read: the page may be older than the hint.
+        const quiet = hintedSince(lease) ? undefined : this.#quietNext(lease, item as Current, polledAt);
         if (quiet === undefined) {
-          const notInCycle = group.filter((follower) => !leases.has(follower.lease.watch.id));
+          const notInCycle = group.filter((follower) => !leases.has(follower.watch.id));
           if (notInCycle.length > 0) changed.push({ followers: notInCycle, kind, item });
           return false;
         }
         if (i === 0) first = quiet;
         else (others ??= []).push(quiet);
       }
-      for (let i = 0; i < group.length; i++) this.#keep(group[i]!.lease, i === 0 ? first : others![i - 1]!, polledAt);
+      for (let i = 0; i < group.length; i++) this.#keep(group[i]!, i === 0 ? first : others![i - 1]!, polledAt);
       report.polled += group.length;
-      if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, item.id));
+      if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, id));
       return true;
     };
     return {
       settle,
       changed: (fetched) =>
         changed.flatMap(({ followers, kind, item }) => {
-          const current = followers.filter(({ lease, watch }) => lease.watch === watch && this.#kept.get(watch.id) === lease);
+          const current = followers.filter((lease) => !hintedSince(lease) && this.#kept.get(lease.watch.id) === lease);
           if (current.length > 0) fetched.resources[kind].set(item.id, item);
-          return current.map(({ lease }) => lease);
+          return current;
         }),
     };
   }

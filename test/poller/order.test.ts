@@ -7,7 +7,7 @@ const bySort = <T extends { at: number }>(items: T[]): T[] => [...items].sort((a
 
 test('orders by time, ties in the order given, as a stable comparator sort does', () => {
   let seed = 7;
-  const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
+  const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
   const items = Array.from({ length: 5_000 }, (_v, i) => ({ id: `w${i}`, at: T0 + Math.floor(random() * 200) * 250 }));
   const ordered = oldestFirst(items, (item) => item.at);
   expect(ordered).toEqual(bySort(items));
