@@ -202,24 +202,19 @@ const receivedText = (value: unknown): string | undefined | false =>
  */
 export function sameArchiveAsReceived(archive: ArchiveResource, previous: ArchiveSnapshot): boolean {
   const received = asReceived(archive);
-  if (received === undefined) return false;
-  const { status, createdAt, duration, size } = received;
-  return (
-    typeof status === 'string' &&
-    status === previous.status &&
-    typeof createdAt === 'number' &&
-    createdAt === previous.createdAt &&
-    (duration === undefined ? 0 : duration) === previous.durationS &&
-    (size === undefined ? 0 : size) === previous.sizeBytes &&
-    receivedText(received.name) === previous.name &&
-    receivedText(received.reason) === previous.reason
-  );
+  if (received === undefined || !sameRecordAsReceived(received, previous)) return false;
+  const { duration, size } = received;
+  return (duration === undefined ? 0 : duration) === previous.durationS && (size === undefined ? 0 : size) === previous.sizeBytes;
 }
 
 /** `sameArchiveAsReceived` for a listed composer: the fields its snapshot keeps, as the service sent them. */
 export function sameRenderAsReceived(render: RenderResource, previous: RenderSnapshot): boolean {
   const received = asReceived(render);
-  if (received === undefined) return false;
+  return received !== undefined && sameRecordAsReceived(received, previous);
+}
+
+/** The fields archive and composer snapshots both keep: status, createdAt, name and reason. */
+function sameRecordAsReceived(received: Readonly<Record<string, unknown>>, previous: RenderSnapshot): boolean {
   const { status, createdAt } = received;
   return (
     typeof status === 'string' &&

@@ -127,16 +127,17 @@ function goneOr(previous: { status: string } | undefined, next: { status: string
 
 const ARCHIVE_FINAL = new Set(['available', 'uploaded', 'expired', 'failed', 'deleted', GONE]);
 
+/** The very snapshot when a listed archive or composer reads as it was (what `quiet` answers for both). */
+const keptArchive = (previous: ArchiveSnapshot | GoneSnapshot, current: ObservedOf<'archive'>) =>
+  previous.status !== GONE && sameArchiveAsReceived(current, previous as ArchiveSnapshot) ? previous : undefined;
+const keptRender = (previous: RenderSnapshot | GoneSnapshot, current: ObservedOf<'render'>) =>
+  previous.status !== GONE && sameRenderAsReceived(current, previous as RenderSnapshot) ? previous : undefined;
+
 const archive = bySnapshots<'archive'>(
-  (previous, current) =>
-    current === GONE
-      ? goneSnapshot
-      : previous && previous.status !== GONE && sameArchiveAsReceived(current, previous as ArchiveSnapshot)
-        ? previous
-        : archiveSnapshot(current),
+  (previous, current) => (current === GONE ? goneSnapshot : ((previous && keptArchive(previous, current)) ?? archiveSnapshot(current))),
   (previous, next) => goneOr(previous, next, () => archiveTransitions(previous, next as ArchiveSnapshot), 'archive'),
   (snapshot) => ARCHIVE_FINAL.has(snapshot.status),
-  (previous, current) => (previous.status !== GONE && sameArchiveAsReceived(current, previous as ArchiveSnapshot) ? previous : undefined),
+  keptArchive,
 );
 
 function archiveTransitions(previous: ArchiveSnapshot | GoneSnapshot | undefined, next: ArchiveSnapshot): Transition[] {
@@ -241,15 +242,10 @@ function liveOutputs(snapshot: BroadcastSnapshot | undefined): number {
 const RENDER_FINAL = new Set(['stopped', 'failed', GONE]);
 
 const render = bySnapshots<'render'>(
-  (previous, current) =>
-    current === GONE
-      ? goneSnapshot
-      : previous && previous.status !== GONE && sameRenderAsReceived(current, previous as RenderSnapshot)
-        ? previous
-        : renderSnapshot(current),
+  (previous, current) => (current === GONE ? goneSnapshot : ((previous && keptRender(previous, current)) ?? renderSnapshot(current))),
   (previous, next) => goneOr(previous, next, () => renderTransitions(previous, next as RenderSnapshot), 'render'),
   (snapshot) => RENDER_FINAL.has(snapshot.status),
-  (previous, current) => (previous.status !== GONE && sameRenderAsReceived(current, previous as RenderSnapshot) ? previous : undefined),
+  keptRender,
 );
 
 function renderTransitions(previous: RenderSnapshot | GoneSnapshot | undefined, next: RenderSnapshot): Transition[] {
