@@ -3,6 +3,7 @@
  * and response parsing.
  */
 import { type Dispatcher, Pool } from './undici';
+import { ResponseBody, readBody } from './body';
 import type { z } from 'zod';
 import type { IssuerType, RestTokenSource } from './auth';
 import { VideoAbortedError, VideoApiError, VideoConnectionError, VideoTimeoutError, NOT_SENT_CODES, errorFromResponse, redact } from './errors';
@@ -38,7 +39,7 @@ export interface ResponseContext {
   unexpected(cause: unknown, raw: string): VideoApiError;
 }
 
-export type ResponseParser<T> = (body: string, contentType: string, response: ResponseContext) => T;
+export type ResponseParser<T> = (body: ResponseBody, contentType: string, response: ResponseContext) => T;
 
 export interface ApiRequest<T> {
   method: HttpMethod;
@@ -103,6 +104,8 @@ export async function closeSharedPools(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
+const EMPTY_BODY = new ResponseBody([]);
+
 type Attempt<T> = { ok: true; value: T; status: number } | { ok: false; failure: AttemptFailure; error: VideoApiError };
 
 export class HttpTransport {
@@ -142,7 +145,7 @@ export class HttpTransport {
         if (req.secrets?.length) this.#config.secretsSent?.(req.secrets);
         let token: string | undefined;
         let response: Dispatcher.ResponseData | undefined;
-        let text = '';
+        let received = EMPTY_BODY;
         let attempt: Attempt<T | void> | undefined;
         try {
           const source = this.#config.tokenSource(req.issuer ?? 'project');
@@ -156,11 +159,11 @@ export class HttpTransport {
             headersTimeout: this.#config.timeouts.headersMs,
             bodyTimeout: this.#config.timeouts.bodyMs,
           });
-          text = await response.body.text();
+          received = await readBody(response.body);
         } catch (cause) {
           attempt = this.#transportFailure(req, cause, controller?.signal, options);
         }
-        attempt ??= this.#answer(req, response!, text, token);
+        attempt ??= this.#answer(req, response!, received, token);
         this.#observe(req, attempt, started, retriesDone, requestId);
         if (attempt.ok) return attempt.value;
         if (!shouldRetry(req.method, attempt.failure, retriesDone, policy)) throw attempt.error;
@@ -183,7 +186,7 @@ export class HttpTransport {
   }
 
   /** What an answer that arrived whole means: the parsed value, or the error to fail or retry with. */
-  #answer<T>(req: ApiRequest<T>, response: Dispatcher.ResponseData, text: string, token: string | undefined): Attempt<T | void> {
+  #answer<T>(req: ApiRequest<T>, response: Dispatcher.ResponseData, body: ResponseBody, token: string | undefined): Attempt<T | void> {
     const { statusCode } = response;
     const contentType = headerValue(response.headers['content-type']) ?? '';
     if (statusCode < 200 || statusCode >= 300) {
@@ -191,7 +194,7 @@ export class HttpTransport {
         method: req.method,
         path: req.path,
         status: statusCode,
-        body: text,
+        body: body.text,
         contentType,
         retryAfterMs: parseRetryAfter(headerValue(response.headers['retry-after'])),
         secrets: this.#secrets(req, token),
@@ -201,9 +204,9 @@ export class HttpTransport {
     if (req.parse === undefined) return { ok: true, value: undefined, status: statusCode };
     const context = responseContext(req.method, req.path, statusCode, () => this.#secrets(req, token));
     try {
-      return { ok: true, value: req.parse(text, contentType, context), status: statusCode };
+      return { ok: true, value: req.parse(body, contentType, context), status: statusCode };
     } catch (cause) {
-      return { ok: false, failure: { kind: 'final' }, error: context.unexpected(cause, text) };
+      return { ok: false, failure: { kind: 'final' }, error: context.unexpected(cause, body.text) };
     }
   }
 
@@ -368,13 +371,16 @@ function malformed(message: string): VideoApiError {
 
 /** Parses a JSON body with a zod schema. Invalid JSON or an unexpected shape → VideoApiError. */
 export function parseJson<S extends z.ZodType>(schema: S, body: string): z.output<S> {
-  let data: unknown;
+  return parseData(schema, jsonValue(body));
+}
+
+/** `JSON.parse`, failing with the VideoApiError a malformed body gets. */
+export function jsonValue(body: string): unknown {
   try {
-    data = JSON.parse(body);
+    return JSON.parse(body);
   } catch {
     throw malformed(body.trim() === '' ? 'malformed response: empty body where JSON was expected' : 'malformed response: body is not valid JSON');
   }
-  return parseData(schema, data);
 }
 
 /** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError about `what`. */
@@ -391,12 +397,12 @@ export function parseData<S extends z.ZodType>(schema: S, data: unknown, what = 
 }
 
 export function json<S extends z.ZodType>(schema: S): ResponseParser<z.output<S>> {
-  return (body) => parseJson(schema, body);
+  return (body) => parseJson(schema, body.text);
 }
 
 /** For endpoints whose success body the spec leaves open: empty is fine, JSON is parsed. */
 export function optionalJson<S extends z.ZodType>(schema: S): ResponseParser<z.output<S> | undefined> {
-  return (body) => (body.trim() === '' ? undefined : parseJson(schema, body));
+  return ({ text }) => (text.trim() === '' ? undefined : parseJson(schema, text));
 }
 
 /** `/v2/project/{apiKey}/...segments`, each segment encoded. */

@@ -12,7 +12,8 @@
  * VideoApiError its response would have thrown, naming the item.
  */
 import { z } from 'zod';
-import { type ResponseContext, type ResponseParser, parseData, parseJson } from './http';
+import { type ResponseContext, type ResponseParser, jsonValue, parseData } from './http';
+import { parsePageInPieces } from './page-json';
 import type { Page } from './schemas';
 
 type WireItem = { readonly id: string } & Record<string, unknown>;
@@ -35,7 +36,7 @@ const envelopeSchema = z.looseObject({ count: z.number().int(), items: wireItems
 /** A parser for a list page of items checked lazily against `item`. */
 export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<Page<z.output<S>>> {
   return (body, _contentType, response) => {
-    const page = parseJson(envelopeSchema, body);
+    const page = parseData(envelopeSchema, parsePageInPieces(body) ?? jsonValue(body.text));
     return { count: page.count, items: lazyItems(page.items, item, response) };
   };
 }

@@ -88,6 +88,6 @@ export class Sessions {
 
   async create(options: CreateSessionOptions = {}, call?: CallOptions): Promise<Session> {
     const form = sessionCreateForm(options);
-    return this.#ctx.http.request({ method: 'POST', path: '/session/create', form, parse: parseSessionCreateBody }, call);
+    return this.#ctx.http.request({ method: 'POST', path: '/session/create', form, parse: (body) => parseSessionCreateBody(body.text) }, call);
   }
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { archiveSchema, parseArchiveList } from '../../src/api/archives';
+import { ResponseBody } from '../../src/api/body';
 import { broadcastSchema, parseBroadcastList } from '../../src/api/broadcasts';
 import { captionsStartedSchema, captionsStatusSchema } from '../../src/api/captions';
 import { audioConnectionSchema } from '../../src/api/connect';
@@ -43,7 +44,7 @@ const listParserFor: Record<string, ResponseParser<{ items: object[] }>> = {
 };
 const readAll = (parse: ResponseParser<{ items: object[] }>, body: string) =>
   parse(
-    body,
+    ResponseBody.fromText(body),
     'application/json',
     responseContext('GET', '/v2/project/k/list', 200, () => []),
   ).items.map((item) => ({ ...item }));
