@@ -707,41 +707,44 @@ export class Poller {
       const watch = lease.watch;
       return watch.projectName === projectName && watch.nextPollAt <= horizon && !lease.unconfirmed && !isExpired(watch, now) && !hintedSince(lease);
     };
+    // The watches of the item in hand: reused from item to item (emptying an array with
+    // `length = 0` gives its storage back, and the next push allocates anew: 10,000 a cycle).
     const group: Lease[] = [];
+    let size = 0;
     const add = (lease: Lease) => {
-      if (leases.get(lease.watch.id) === lease || joins(lease)) group.push(lease);
+      if (leases.get(lease.watch.id) === lease || joins(lease)) group[size++] = lease;
     };
     const changed: { followers: Lease[]; kind: ListedKind; item: ListedResource }[] = [];
     // Called for every item of every page (10,000 a full cycle): plain loops, no callbacks.
     const settle: SettleRead = (kind, item) => {
       const id = item.id;
-      group.length = 0;
+      size = 0;
       const kept = this.#kept.following(kind, id);
       if (kept !== undefined) {
         if (Array.isArray(kept)) for (let i = 0; i < kept.length; i++) add(kept[i]!);
         else add(kept as Lease);
       }
       const fresh = claimed[kind].get(id);
-      if (fresh !== undefined) for (let i = 0; i < fresh.length; i++) if (this.#kept.get(fresh[i]!.watch.id) !== fresh[i]) group.push(fresh[i]!);
-      if (group.length === 0) return false;
+      if (fresh !== undefined) for (let i = 0; i < fresh.length; i++) if (this.#kept.get(fresh[i]!.watch.id) !== fresh[i]) group[size++] = fresh[i]!;
+      if (size === 0) return false;
       const polledAt = this.#clock();
       // Most resources have one watch: no array for its next poll time.
       let first = 0;
       let others: number[] | undefined;
-      for (let i = 0; i < group.length; i++) {
+      for (let i = 0; i < size; i++) {
         const lease = group[i]!;
         // A hint while the pages were read: the page may be older than the hint.
         const quiet = hintedSince(lease) ? undefined : this.#quietNext(lease, item as Current, polledAt);
         if (quiet === undefined) {
-          const notInCycle = group.filter((follower) => !leases.has(follower.watch.id));
+          const notInCycle = group.slice(0, size).filter((follower) => !leases.has(follower.watch.id));
           if (notInCycle.length > 0) changed.push({ followers: notInCycle, kind, item });
           return false;
         }
         if (i === 0) first = quiet;
         else (others ??= []).push(quiet);
       }
-      for (let i = 0; i < group.length; i++) this.#keep(group[i]!, i === 0 ? first : others![i - 1]!, polledAt);
-      report.polled += group.length;
+      for (let i = 0; i < size; i++) this.#keep(group[i]!, i === 0 ? first : others![i - 1]!, polledAt);
+      report.polled += size;
       if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, id));
       return true;
     };
