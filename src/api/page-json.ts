@@ -69,7 +69,7 @@ function parsePieces(bytes: Buffer, start: number, end: number): unknown {
       const cut = missed < MAX_MISSED_CUTS ? nextItemBoundary(bytes, key, searchFrom, close) : undefined;
       const piece = tryParse(`[${decodeUtf8(bytes, from, cut?.pieceEnd ?? close)}]`);
       if (Array.isArray(piece)) {
-        for (const item of piece) items.push(item);
+        for (let i = 0; i < piece.length; i++) items.push(piece[i]);
         from = cut?.nextItem ?? close;
         break;
       }

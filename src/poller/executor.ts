@@ -83,7 +83,11 @@ export async function executePlan(
         const page = await call(() => list(scan.kind, offset, scan.pageSize, scan.sessionId));
         if (pages === 0) startedScans.push(scan);
         pages += 1;
-        for (const item of page.items) {
+        // An index, not for…of: here each step of the iterator allocated its result (1,000 a page,
+        // in a sampling heap profile of bench:poller).
+        const items = page.items;
+        for (let i = 0; i < items.length; i++) {
+          const item = items[i]!;
           if (!missing.delete(item.id)) settle(scan.kind, item);
           else if (settle(scan.kind, item)) settled.add(item.id);
           else read.set(item.id, item);
