@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { REDACTED } from './errors';
 import { type CallOptions, json, projectPath } from './http';
-import { lazyList } from './lists';
+import { type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -211,9 +211,19 @@ export class Archives {
 
   /** One page, newest first. `count` is the total number of archives. */
   async list(options: ListArchivesOptions = {}, call?: CallOptions): Promise<Page<Archive>> {
+    return this.#ctx.http.request({ ...this.#listRequest(options), parse: parseArchiveList }, call);
+  }
+
+  /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
+  async listEach(options: ListArchivesOptions, visit: (items: readonly Archive[]) => void, call?: CallOptions): Promise<VisitedPage<Archive>> {
+    const request = this.#listRequest(options);
+    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), archiveSchema, visit);
+  }
+
+  #listRequest(options: ListArchivesOptions) {
     const { offset, count } = pagingQuery(options.offset, options.count);
     const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseArchiveList }, call);
+    return { method: 'GET', path: this.#path(), query: { offset, count, sessionId } } as const;
   }
 
   /** Every archive (optionally of one session), fetching pages of `pageSize` as iteration proceeds. */

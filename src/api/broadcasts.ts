@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { lazyList } from './lists';
+import { type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -281,9 +281,19 @@ export class Broadcasts {
 
   /** Broadcasts in progress, newest first. */
   async list(options: ListBroadcastsOptions = {}, call?: CallOptions): Promise<Page<Broadcast>> {
+    return this.#ctx.http.request({ ...this.#listRequest(options), parse: parseBroadcastList }, call);
+  }
+
+  /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
+  async listEach(options: ListBroadcastsOptions, visit: (items: readonly Broadcast[]) => void, call?: CallOptions): Promise<VisitedPage<Broadcast>> {
+    const request = this.#listRequest(options);
+    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), broadcastSchema, visit);
+  }
+
+  #listRequest(options: ListBroadcastsOptions) {
     const { offset, count } = pagingQuery(options.offset, options.count);
     const sessionId = options.sessionId === undefined ? undefined : requireId('sessionId', options.sessionId);
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query: { offset, count, sessionId }, parse: parseBroadcastList }, call);
+    return { method: 'GET', path: this.#path(), query: { offset, count, sessionId } } as const;
   }
 
   listAll(options: { sessionId?: string } & ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Broadcast, void, undefined> {

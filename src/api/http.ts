@@ -379,8 +379,13 @@ export function jsonValue(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw malformed(body.trim() === '' ? 'malformed response: empty body where JSON was expected' : 'malformed response: body is not valid JSON');
+    throw body.trim() === '' ? malformed('malformed response: empty body where JSON was expected') : notJson();
   }
+}
+
+/** What a body that is not JSON fails with. */
+export function notJson(): VideoApiError {
+  return malformed('malformed response: body is not valid JSON');
 }
 
 /** Checks already-decoded data with a zod schema; an unexpected shape → VideoApiError about `what`. */

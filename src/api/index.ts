@@ -30,6 +30,7 @@ export { operationName, type VideoRequestEvent, type VideoRequestObserver } from
 export { DEFAULT_TIMEOUTS, closeSharedPools, type CallOptions, type Timeouts } from './http';
 export { REST_TOKEN_LIFETIME_S, DEFAULT_TOKEN_REUSE_MS, type IssuerType } from './auth';
 export type { ListAllOptions } from './paging';
+export type { VisitedPage } from './lists';
 export * from './schemas';
 export * from './sessions';
 export * from './signals';

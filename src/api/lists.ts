@@ -12,6 +12,8 @@
  * VideoApiError its response would have thrown, naming the item.
  */
 import { z } from 'zod';
+import type { ResponseBody } from './body';
+import { VideoApiError } from './errors';
 import { type ResponseContext, type ResponseParser, jsonValue, parseData } from './http';
 import { parsePageInPieces } from './page-json';
 import type { Page } from './schemas';
@@ -33,12 +35,86 @@ const wireItems = z.custom<readonly WireItem[]>((value) => Array.isArray(value) 
 
 const envelopeSchema = z.looseObject({ count: z.number().int(), items: wireItems });
 
+/** What a page read item by item leaves (`visitPage`): its total, how many items it held, its last. */
+export interface VisitedPage<T> {
+  count: number;
+  length: number;
+  last: T | undefined;
+}
+
 /** A parser for a list page of items checked lazily against `item`. */
 export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<Page<z.output<S>>> {
   return (body, _contentType, response) => {
-    const page = parseData(envelopeSchema, parsePageInPieces(body) ?? jsonValue(body.text));
-    return { count: page.count, items: lazyItems(page.items, item, response) };
+    const items: z.output<S>[] = [];
+    const count = readPage(body, item, response, (piece) => {
+      for (let i = 0; i < piece.length; i++) items.push(piece[i]!);
+    });
+    return { count, items };
   };
+}
+
+/**
+ * One list page read with `read`, its items handed to `visit` as the page is parsed, a piece at a
+ * time (page-json.ts), and not kept: a caller that looks at each item once (the poller) holds a
+ * piece of a page, not the page. What `visit` throws is thrown as it is once the call is over,
+ * not taken for a malformed answer; the items after it are not handed out.
+ */
+export async function visitPage<S extends z.ZodType<object>>(
+  read: (parse: ResponseParser<VisitedPage<z.output<S>>>) => Promise<VisitedPage<z.output<S>>>,
+  item: S,
+  visit: (items: readonly z.output<S>[]) => void,
+): Promise<VisitedPage<z.output<S>>> {
+  let failure: { error: unknown } | undefined;
+  const page = await read((body, _contentType, response) => {
+    let length = 0;
+    let last: z.output<S> | undefined;
+    const count = readPage(body, item, response, (items) => {
+      if (items.length === 0 || failure !== undefined) return;
+      length += items.length;
+      last = items[items.length - 1];
+      try {
+        visit(items);
+      } catch (error) {
+        failure = { error };
+      }
+    });
+    return { count, length, last };
+  });
+  if (failure !== undefined) throw failure.error;
+  return page;
+}
+
+/**
+ * Reads a list page into `visit`: a large one a piece at a time, any other whole. The envelope and
+ * every item's id are checked before the items are handed out; the rest of each item is checked
+ * against `item` when first read. Returns the page's `count`.
+ */
+function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, response: ResponseContext, visit: (items: z.output<S>[]) => void): number {
+  let count = 0;
+  let offset = 0;
+  const inPieces = parsePageInPieces(body, {
+    envelope: (envelope) => {
+      count = parseData(envelopeSchema, envelope).count;
+    },
+    items: (raw) => {
+      visit(lazyItems(wireItemsAt(raw, offset), item, response));
+      offset += raw.length;
+    },
+  });
+  if (inPieces) return count;
+  const page = parseData(envelopeSchema, jsonValue(body.text));
+  visit(lazyItems(page.items, item, response));
+  return page.count;
+}
+
+/** A piece's items, each checked to be an object with a string id (`offset`: the piece's place in the page). */
+function wireItemsAt(items: unknown[], offset: number): readonly WireItem[] {
+  for (let i = 0; i < items.length; i++) {
+    if (!isWireItem(items[i])) {
+      throw new VideoApiError(`unexpected response: items: item ${offset + i} is not an object with a string id`, { code: 'UNEXPECTED_RESPONSE' });
+    }
+  }
+  return items as WireItem[];
 }
 
 /** Where an item as received keeps the outcome of its check (a symbol: never seen through the Proxy). */

@@ -3,17 +3,19 @@
  *
  * A page of 1,000 items is ~460 KB of JSON. Decoded and parsed whole, it costs a string of that
  * size, which V8 places outside its young generation in memory fresh from the kernel, page
- * faults and all: on the project's machine decoding it took longer than parsing it, and each
- * such string is garbage the next full collection has to find. Here the bytes are parsed in
- * pieces of about 64 KB cut between two items, each piece a short-lived young string.
+ * faults and all (on the project's machine decoding it took longer than parsing it), and a
+ * thousand items alive at once, which every young-generation collection meanwhile copies. Here the
+ * bytes are parsed in pieces of about 64 KB cut between two items, and each piece's items are
+ * handed to the caller before the next piece is parsed: a caller that looks at each item once
+ * holds a piece, not the page.
  *
- * The result is exactly `JSON.parse` of the whole body, or undefined when the body is not the
- * usual page shape (an object whose last member is an array of objects) or any piece does not
- * parse: the caller then parses the whole text as before, and reports malformed JSON the same way.
- * A cut is only ever taken where the piece before it parses as whole values, which rules out
- * cutting inside a string or a nested object.
+ * The items handed out are exactly those of `JSON.parse` of the whole body. A body that is not
+ * the usual page shape (an object whose last member is an array of objects) is left to the caller
+ * to parse whole, before anything is handed out. A cut is only ever taken where the piece before
+ * it parses as whole values, which rules out cutting inside a string or a nested object.
  */
 import { type ResponseBody, decodeUtf8, hasBom } from './body';
+import { notJson } from './http';
 
 /** About how many bytes each piece holds (it ends at the next item boundary after this). */
 export const PIECE_BYTES = 64 * 1024;
@@ -32,13 +34,25 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ITEMS_KEY = Buffer.from('"items"');
 
+/** Reused from page to page; only ever used within one synchronous call. */
 let scratch = Buffer.alloc(0);
 
-/** The page's JSON value, parsed a piece at a time; undefined when it must be parsed whole. */
-export function parsePageInPieces(body: ResponseBody): unknown {
-  if (body.byteLength < 2 * PIECE_BYTES) return undefined;
+export interface PageHandlers {
+  /** The page without its items (`items: []`), before its first items; may throw to refuse the page. */
+  envelope(envelope: Record<string, unknown>): void;
+  /** The next piece's items, in order. */
+  items(items: unknown[]): void;
+}
+
+/**
+ * Parses a list page a piece at a time, into `handlers`. False when the body is small or not the
+ * usual shape: nothing was handed out, and the caller parses it whole. Throws the malformed-body
+ * error when a piece is not JSON after earlier pieces were handed out.
+ */
+export function parsePageInPieces(body: ResponseBody, handlers: PageHandlers): boolean {
+  if (body.byteLength < 2 * PIECE_BYTES) return false;
   const bytes = contiguous(body);
-  return parsePieces(bytes, hasBom(bytes) ? 3 : 0, bytes.length);
+  return parsePieces(bytes, hasBom(bytes) ? 3 : 0, bytes.length, handlers);
 }
 
 /** The body's bytes in one buffer: the only chunk, or a copy into memory reused from page to page. */
@@ -51,34 +65,41 @@ function contiguous(body: ResponseBody): Buffer {
   return scratch.subarray(0, offset);
 }
 
-function parsePieces(bytes: Buffer, start: number, end: number): unknown {
+function parsePieces(bytes: Buffer, start: number, end: number, handlers: PageHandlers): boolean {
   const open = itemsArrayStart(bytes, start);
   const close = lastArrayEnd(bytes, start, end);
-  if (open < 0 || close < open) return undefined;
+  if (open < 0 || close < open) return false;
   const envelope = tryParse(decodeUtf8(bytes, start, open) + decodeUtf8(bytes, close, end));
-  if (!isObject(envelope) || !Array.isArray(envelope.items) || envelope.items.length !== 0) return undefined;
-  const items: unknown[] = envelope.items;
+  if (!isObject(envelope) || !Array.isArray(envelope.items) || envelope.items.length !== 0) return false;
   let from = skipSpace(bytes, open, close);
-  if (from === close) return envelope;
-  const key = firstKey(bytes, from, close);
-  if (key === undefined) return undefined;
+  const key = from === close ? undefined : firstKey(bytes, from, close);
+  if (from < close && key === undefined) return false;
+  if (from === close) handlers.envelope(envelope);
   let missed = 0;
+  let handedOut = false;
   while (from < close) {
     let searchFrom = from + PIECE_BYTES;
     for (;;) {
-      const cut = missed < MAX_MISSED_CUTS ? nextItemBoundary(bytes, key, searchFrom, close) : undefined;
+      const cut = missed < MAX_MISSED_CUTS ? nextItemBoundary(bytes, key!, searchFrom, close) : undefined;
       const piece = tryParse(`[${decodeUtf8(bytes, from, cut?.pieceEnd ?? close)}]`);
       if (Array.isArray(piece)) {
-        for (let i = 0; i < piece.length; i++) items.push(piece[i]);
+        if (!handedOut) handlers.envelope(envelope);
+        handlers.items(piece);
+        handedOut = true;
         from = cut?.nextItem ?? close;
         break;
       }
-      if (cut === undefined) return undefined;
+      if (cut === undefined) {
+        // The rest is not JSON, so neither is the body (the envelope parsed and every cut so far
+        // fell between two items).
+        if (handedOut) throw notJson();
+        return false;
+      }
       missed += 1;
       searchFrom = cut.nextItem + 1;
     }
   }
-  return envelope;
+  return true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { lazyList } from './lists';
+import { type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import { callerToken } from './participant';
 import { type Known, type Page, RESOLUTIONS, type Resolution, epochMs, optionalEpochMs, projectIdOf, resourceSchema, text, wireId, wireTime } from './schemas';
@@ -114,8 +114,13 @@ export class RenderStreams {
   }
 
   async list(options: { offset?: number; count?: number } = {}, call?: CallOptions): Promise<Page<Render>> {
+    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query: pagingQuery(options.offset, options.count), parse: parseRenderList }, call);
+  }
+
+  /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
+  async listEach(options: { offset?: number; count?: number }, visit: (items: readonly Render[]) => void, call?: CallOptions): Promise<VisitedPage<Render>> {
     const query = pagingQuery(options.offset, options.count);
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query, parse: parseRenderList }, call);
+    return visitPage((parse) => this.#ctx.http.request({ method: 'GET', path: this.#path(), query, parse }, call), renderSchema, visit);
   }
 
   listAll(options: ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Render, void, undefined> {

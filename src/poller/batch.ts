@@ -12,7 +12,7 @@
  * - SIP calls, Audio Connector connections and session consoles share one stream list per session.
  * - Captions need no request: they end by the clock.
  */
-import type { ListedKind, ListedResource, ListedResources, Page } from './resources';
+import type { ListedKind, ListedResource, ListedResources, VisitedPage } from './resources';
 import type { ConsoleStream } from './snapshot';
 import { ALL_SESSIONS, type DiscoverySnapshot, GONE, type ObservedOf, type WatchKind, discoveryKinds } from './snapshot';
 import type { Watch } from './watch';
@@ -279,12 +279,11 @@ export function naiveRequestCount(watches: readonly Watch[]): number {
 }
 
 /** After one page of a scan: whether another page can still hold something the scan needs. */
-export function wantsNextPage(scan: ListScan, pagesRead: number, page: Page<{ createdAt: number }>, offsetAfter: number, missing: number): boolean {
+export function wantsNextPage(scan: ListScan, pagesRead: number, page: VisitedPage<{ createdAt: number }>, offsetAfter: number, missing: number): boolean {
   if (missing === 0 && !scan.collect) return false;
   if (pagesRead >= scan.maxPages) return false;
-  if (page.items.length < scan.pageSize || offsetAfter >= page.count) return false;
-  const last = page.items[page.items.length - 1];
-  return !(scan.stopBefore !== undefined && last !== undefined && last.createdAt < scan.stopBefore);
+  if (page.length < scan.pageSize || offsetAfter >= page.count) return false;
+  return !(scan.stopBefore !== undefined && page.last !== undefined && page.last.createdAt < scan.stopBefore);
 }
 
 /** GETs for the wanted items the scans did not find. */

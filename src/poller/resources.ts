@@ -75,8 +75,20 @@ export interface ListQuery {
   sessionId?: string;
 }
 
+/** A page whose items were handed over as it was read: its total, how many items it held, its last. */
+export interface VisitedPage<T> {
+  count: number;
+  length: number;
+  last: T | undefined;
+}
+
 export interface ListAndGet<T, Q> {
   list(projectName: string, query: Q): Promise<Page<T>>;
+  /**
+   * As `list`, the items handed to `visit` as the page is parsed, a piece at a time, and not
+   * kept (a source without it is read with `list`).
+   */
+  listEach?(projectName: string, query: Q, visit: (items: readonly T[]) => void): Promise<VisitedPage<T>>;
   /** Resolves `undefined` when the service says the resource does not exist. */
   get(projectName: string, id: string): Promise<T | undefined>;
 }

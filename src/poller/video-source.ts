@@ -37,14 +37,17 @@ export function videoPollSource(clientFor: (projectName: string) => PollClient, 
   return {
     archives: {
       list: (project, query) => clientFor(project).archives.list(query, call),
+      listEach: (project, query, visit) => clientFor(project).archives.listEach(query, visit, call),
       get: (project, id) => unlessAbsent(() => clientFor(project).archives.get(id, call)),
     },
     broadcasts: {
       list: (project, query) => clientFor(project).broadcasts.list(query, call),
+      listEach: (project, query, visit) => clientFor(project).broadcasts.listEach(query, visit, call),
       get: (project, id) => unlessAbsent(() => clientFor(project).broadcasts.get(id, call)),
     },
     renders: {
       list: (project, query) => clientFor(project).render.list(query, call),
+      listEach: (project, query, visit) => clientFor(project).render.listEach(query, visit, call),
       get: (project, id) => unlessAbsent(() => clientFor(project).render.get(id, call)),
     },
     streams: {

@@ -160,3 +160,61 @@ describe('a malformed envelope fails the call, as before', () => {
     expect(error.code).toBe('MALFORMED_RESPONSE');
   });
 });
+
+describe('listEach: a page handed over as it is parsed', () => {
+  // ~250 bytes an item, as the service's are: a page of 1,000 is read in pieces.
+  const archives = (n: number) =>
+    Array.from({ length: n }, (_v, i) => ({
+      ...ARCHIVE,
+      id: `A${i}`,
+      name: `recording ${i} of a long day`,
+      createdAt: 1_700_000_000_000 - i,
+      url: `https://storage.example.com/46123456/A${i}/archive.mp4?Expires=1700000000&Signature=abcdefghijklmnopqrstuvwxyz0123456789`,
+    }));
+
+  test('a large page in several pieces, each item checked as list checks it, with the page summed up', async () => {
+    const items = archives(1000);
+    reply = { body: { count: 4321, items } };
+    const pieces: string[][] = [];
+    const page = await client.archives.listEach({ count: 1000 }, (piece) => pieces.push(piece.map((item) => item.id)));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.flat()).toEqual(items.map((item) => item.id));
+    expect(page).toMatchObject({ count: 4321, length: 1000 });
+    expect(page.last?.status).toBe('started');
+    expect(page.last?.id).toBe('A999');
+  });
+
+  test('a small page in one piece, as list reads it', async () => {
+    reply = { body: { count: 2, items: archives(2) } };
+    const pieces: number[] = [];
+    await expect(client.broadcasts.listEach({}, (piece) => pieces.push(piece.length))).resolves.toMatchObject({ count: 2, length: 2 });
+    expect(pieces).toEqual([2]);
+  });
+
+  test('what the visitor throws comes out as it is, and nothing after it is handed over', async () => {
+    reply = { body: { count: 1000, items: archives(1000) } };
+    const bug = new TypeError('a bug in the caller');
+    let calls = 0;
+    const visit = () => {
+      calls += 1;
+      throw bug;
+    };
+    await expect(client.archives.listEach({ count: 1000 }, visit)).rejects.toBe(bug);
+    expect(calls).toBe(1);
+  });
+
+  test('an item without an id fails the call, naming its place in the page', async () => {
+    const items: Record<string, unknown>[] = archives(1000);
+    items[700] = { sessionId: 'S1' };
+    reply = { body: { count: 1000, items } };
+    const error = await failure(client.archives.listEach({ count: 1000 }, () => undefined));
+    expect(error.message).toMatch(/items: item 700 is not an object with a string id/);
+  });
+
+  test('a large body that stops being JSON fails as malformed, as list does', async () => {
+    const text = JSON.stringify({ count: 1000, items: archives(1000) }).replace('"A990"', '"A990');
+    reply = { body: text, headers: { 'content-type': 'application/json' } };
+    expect((await failure(client.render.listEach({}, () => undefined))).message).toMatch(/malformed response: body is not valid JSON/);
+    expect((await failure(client.archives.list())).message).toMatch(/malformed response: body is not valid JSON/);
+  });
+});

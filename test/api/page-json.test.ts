@@ -18,7 +18,7 @@ function random(seed: number): () => number {
 const NAMES = ['rec', 'Réunion d’équipe', '会议', '🎥 stand-up', 'a "quoted" }, {"id": name', 'back\\slash'];
 
 function archive(i: number, next: () => number): Record<string, unknown> {
-  const streams = Array.from({ length: Math.floor(next() * 4) }, (_v, k) => ({ id: `s${k}`, streamId: `stream-${i}-${k}`, hasAudio: true }));
+  const streams = Array.from({ length: Math.floor(next() * 4) }, (_v, k) => ({ streamId: `stream-${i}-${k}`, hasAudio: true, hasVideo: k % 2 === 0 }));
   return {
     id: `b8f5c7e2-1234-4abc-9def-${String(i).padStart(12, '0')}`,
     status: next() < 0.5 ? 'started' : 'available',
@@ -28,7 +28,7 @@ function archive(i: number, next: () => number): Record<string, unknown> {
     duration: Math.floor(next() * 1000),
     url: next() < 0.3 ? null : `https://example.com/a/${i}.mp4`,
     streams,
-    outputs: { rtmp: streams.map((s) => ({ id: s.id, serverUrl: 'rtmp://x' })) },
+    outputs: { hls: {}, rtmp: [] },
   };
 }
 
@@ -42,6 +42,24 @@ function chunked(text: string, next: () => number): ResponseBody {
     at += size;
   }
   return new ResponseBody(chunks);
+}
+
+/** What the pieces handed out make up (the page as JSON.parse gives it), and how many there were; undefined when refused. */
+function readInPieces(body: ResponseBody): { page: unknown; pieces: number } | undefined {
+  let envelope: Record<string, unknown> = {};
+  const items: unknown[] = [];
+  let pieces = 0;
+  const read = parsePageInPieces(body, {
+    envelope: (value) => {
+      expect(items).toHaveLength(0);
+      envelope = value;
+    },
+    items: (piece) => {
+      pieces += 1;
+      items.push(...piece);
+    },
+  });
+  return read ? { page: { ...envelope, items }, pieces } : undefined;
 }
 
 const jackson = (value: unknown) =>
@@ -61,42 +79,59 @@ describe('list pages parsed a piece at a time', () => {
       const page = { count: 5000 + seed, items: Array.from({ length: 300 + seed * 150 }, (_v, i) => archive(i, next)) };
       const text = print(page);
       expect(Buffer.byteLength(text)).toBeGreaterThan(2 * PIECE_BYTES);
-      const parsed = parsePageInPieces(chunked(text, next));
-      expect(parsed).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
+      const read = readInPieces(chunked(text, next));
+      expect(read?.page).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
+      expect(read!.pieces).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(text) / PIECE_BYTES) - 1);
     }
   });
 
   test('items whose nested objects begin like an item still come out whole', () => {
-    // Every item's streams begin with "id" too: cuts inside them do not parse and are passed over.
+    // Every item's streams begin with "id" too: cuts inside them do not parse and are passed over,
+    // and after a few such misses the rest of the page is parsed in one go.
     const next = random(7);
     const items = Array.from({ length: 2000 }, (_v, i) => ({ id: `a${i}`, streams: Array.from({ length: 6 }, (_w, k) => ({ id: `s${k}`, n: k })) }));
     const text = JSON.stringify({ count: 2000, items });
-    expect(parsePageInPieces(chunked(text, next))).toEqual({ count: 2000, items });
+    expect(readInPieces(chunked(text, next))?.page).toEqual({ count: 2000, items });
   });
 
   test('other members before the items, in any order', () => {
     const items = Array.from({ length: 5000 }, (_v, i) => ({ id: `x${i}`, status: 'paused' }));
     const text = JSON.stringify({ count: 5000, next: { items: 'not this one' }, items });
-    expect(parsePageInPieces(new ResponseBody([Buffer.from(text)]))).toEqual(JSON.parse(text));
+    expect(readInPieces(new ResponseBody([Buffer.from(text)]))?.page).toEqual(JSON.parse(text));
+  });
+
+  test('a page with no items', () => {
+    const text = `{"count": 0, "padding": "${'x'.repeat(2 * PIECE_BYTES)}", "items": [ ]}`;
+    expect(readInPieces(ResponseBody.fromText(text))).toEqual({ page: JSON.parse(text), pieces: 0 });
+  });
+
+  test('a body that stops being JSON after pieces were handed out fails as malformed', () => {
+    const items = Array.from({ length: 5000 }, (_v, i) => ({ id: `x${i}`, status: 'paused' }));
+    const text = JSON.stringify({ count: 5000, items }).replace('"x4990","status":"paused"', '"x4990","status":');
+    const handed: unknown[] = [];
+    expect(() => parsePageInPieces(ResponseBody.fromText(text), { envelope: () => undefined, items: (piece) => handed.push(...piece) })).toThrow(
+      'malformed response: body is not valid JSON',
+    );
+    expect(handed.length).toBeGreaterThan(0);
+    expect(handed.length).toBeLessThan(4990);
   });
 
   test.each([
-    ['an item cut short', (t: string) => t.slice(0, t.length - 40) + ']}'],
-    ['a trailing comma', (t: string) => t.replace(/\]\}$/, ',]}')],
+    ['the first item cut short', (t: string) => t.replace('"x0","status":"paused"', '"x0","status":')],
     ['a member after the items', (t: string) => t.replace(/\]\}$/, '], "more": 1}')],
     ['a page that is an array', (t: string) => `[${t}]`],
     ['items that are not objects', (t: string) => t.replace(/\{"id"/g, '["id"').replace(/\}(,|\])/g, ']$1')],
     ['a stray bracket', (t: string) => t.replace('"count":', '"count":[')],
-  ])('%s: left to the whole-body parse (undefined)', (_name, spoil) => {
+  ])('%s: left to the whole-body parse, nothing handed out', (_name, spoil) => {
     const items = Array.from({ length: 5000 }, (_v, i) => ({ id: `x${i}`, status: 'paused' }));
     const text = spoil(JSON.stringify({ count: 5000, items }));
     expect(Buffer.byteLength(text)).toBeGreaterThan(2 * PIECE_BYTES);
-    expect(parsePageInPieces(new ResponseBody([Buffer.from(text)]))).toBeUndefined();
+    expect(readInPieces(new ResponseBody([Buffer.from(text)]))).toBeUndefined();
   });
 
   test('small pages are left to one JSON.parse', () => {
     const text = JSON.stringify({ count: 1, items: [{ id: 'a' }] });
-    expect(parsePageInPieces(ResponseBody.fromText(text))).toBeUndefined();
+    expect(readInPieces(ResponseBody.fromText(text))).toBeUndefined();
   });
 });
 
@@ -128,7 +163,7 @@ describe('a list parser on a large page', () => {
 
   test('reads the items a piece at a time and checks them as before', () => {
     const text = JSON.stringify({ count: 1000, items });
-    expect(parsePageInPieces(ResponseBody.fromText(text))).toBeDefined();
+    expect(readInPieces(ResponseBody.fromText(text))?.pieces).toBeGreaterThan(1);
     const page = parseArchiveList(ResponseBody.fromText(text), 'application/json', context);
     expect(page.count).toBe(1000);
     expect(page.items.map((item) => ({ id: item.id, status: item.status }))).toEqual(items.map(({ id, status }) => ({ id, status })));

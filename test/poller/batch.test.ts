@@ -152,13 +152,18 @@ describe('wantsNextPage', () => {
     collect: false,
     ...extra,
   });
-  const page = (...createdAt: number[]) => ({ count: 100, items: createdAt.map((c) => ({ createdAt: c })) });
+  const page = (...createdAt: number[]) => visited(100, createdAt);
+  const visited = (count: number, createdAt: number[]) => ({
+    count,
+    length: createdAt.length,
+    last: createdAt.length === 0 ? undefined : { createdAt: createdAt[createdAt.length - 1]! },
+  });
 
   it.each<[string, ListScan, number, ReturnType<typeof page>, number, number, boolean]>([
     ['everything found', scan(), 1, page(9, 8), 2, 0, false],
     ['still missing, full page', scan(), 1, page(9, 8), 2, 1, true],
     ['short page: end of the list', scan(), 1, page(9), 1, 1, false],
-    ['offset reached the total', scan(), 1, { count: 2, items: [{ createdAt: 9 }, { createdAt: 8 }] }, 2, 1, false],
+    ['offset reached the total', scan(), 1, visited(2, [9, 8]), 2, 1, false],
     ['page limit reached', scan(), 3, page(9, 8), 6, 1, false],
     ['past the oldest wanted', scan({ stopBefore: 8.5 }), 1, page(9, 8), 2, 1, false],
     ['not yet past the oldest wanted', scan({ stopBefore: 8 }), 1, page(9, 8), 2, 1, true],

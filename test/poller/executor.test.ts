@@ -1,5 +1,6 @@
 import { type ListScan, type RequestPlan } from '../../src/poller/batch';
 import { executePlan } from '../../src/poller/executor';
+import type { ArchiveResource, ListQuery } from '../../src/poller/resources';
 import { FakeVideoService, archive, broadcast, render } from './fakes';
 
 const T0 = 1_700_000_000_000;
@@ -28,6 +29,46 @@ describe('executePlan', () => {
     expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.list']);
     expect(run.fetched.resources.archive.has(at(1_500))).toBe(true);
     expect(run).toMatchObject({ requestsMade: 2, budgetExhausted: false, unread: [] });
+    expect(run.scanPages.get('archive')).toBe(2);
+  });
+
+  it('settles a page a piece at a time when the source hands its items over as they are parsed (listEach)', async () => {
+    const { service, at } = seededService();
+    const events: string[] = [];
+    const source = Object.create(service) as FakeVideoService;
+    Object.defineProperty(source, 'archives', {
+      value: {
+        ...service.archives,
+        list: () => Promise.reject(new Error('read with listEach')),
+        listEach: async (project: string, query: ListQuery, visit: (items: readonly ArchiveResource[]) => void) => {
+          const page = await service.archives.list(project, query);
+          for (let start = 0; start < page.items.length; start += 400) {
+            events.push(`piece at ${start}`);
+            visit(page.items.slice(start, start + 400));
+          }
+          return { count: page.count, length: page.items.length, last: page.items[page.items.length - 1] };
+        },
+      },
+    });
+    const settle = (_kind: string, item: { id: string }) => {
+      if (item.id === at(0) || item.id === at(450) || item.id === at(1_200)) events.push(`settled ${item.id}`);
+      return item.id !== at(1_200);
+    };
+    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(0), at(450), at(1_200)] })), source, always, settle);
+    expect(events).toEqual([
+      'piece at 0',
+      `settled ${at(0)}`,
+      'piece at 400',
+      `settled ${at(450)}`,
+      'piece at 800',
+      // The second page (offset 1,000).
+      'piece at 0',
+      `settled ${at(1_200)}`,
+      'piece at 400',
+      'piece at 800',
+    ]);
+    expect(run.fetched.settled.archive).toEqual(new Set([at(0), at(450)]));
+    expect(run.fetched.resources.archive.get(at(1_200))?.id).toBe(at(1_200));
     expect(run.scanPages.get('archive')).toBe(2);
   });
 
