@@ -81,7 +81,7 @@ function parsePieces(bytes: Buffer, start: number, end: number, handlers: PageHa
     let searchFrom = from + PIECE_BYTES;
     for (;;) {
       const cut = missed < MAX_MISSED_CUTS ? nextItemBoundary(bytes, key!, searchFrom, close) : undefined;
-      const piece = tryParse(`[${decodeUtf8(bytes, from, cut?.pieceEnd ?? close)}]`);
+      const piece = tryParse(arrayText(bytes, from, cut?.pieceEnd ?? close));
       if (Array.isArray(piece)) {
         if (!handedOut) handlers.envelope(envelope);
         handlers.items(piece);
@@ -100,6 +100,25 @@ function parsePieces(bytes: Buffer, start: number, end: number, handlers: PageHa
     }
   }
   return true;
+}
+
+/**
+ * `[` + bytes[from, to) + `]` as one flat string. The byte before `from` (the array's bracket, a
+ * comma or a space) and the one at `to` (a comma, a space or the closing bracket) are briefly
+ * made brackets and decoded with the piece: `[${text}]` would be a second copy of every piece,
+ * made when `JSON.parse` flattens it.
+ */
+function arrayText(bytes: Buffer, from: number, to: number): string {
+  const before = bytes[from - 1]!;
+  const after = bytes[to]!;
+  bytes[from - 1] = OPEN_BRACKET;
+  bytes[to] = CLOSE_BRACKET;
+  try {
+    return decodeUtf8(bytes, from - 1, to + 1);
+  } finally {
+    bytes[from - 1] = before;
+    bytes[to] = after;
+  }
 }
 
 /**

@@ -79,8 +79,11 @@ describe('list pages parsed a piece at a time', () => {
       const page = { count: 5000 + seed, items: Array.from({ length: 300 + seed * 150 }, (_v, i) => archive(i, next)) };
       const text = print(page);
       expect(Buffer.byteLength(text)).toBeGreaterThan(2 * PIECE_BYTES);
-      const read = readInPieces(chunked(text, next));
+      const body = chunked(text, next);
+      const read = readInPieces(body);
       expect(read?.page).toEqual(JSON.parse(text.replace(/^\uFEFF/, '')));
+      // Bytes lent to a piece's brackets are given back.
+      expect(Buffer.concat(body.chunks).toString()).toBe(text);
       expect(read!.pieces).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(text) / PIECE_BYTES) - 1);
     }
   });
@@ -97,7 +100,9 @@ describe('list pages parsed a piece at a time', () => {
   test('other members before the items, in any order', () => {
     const items = Array.from({ length: 5000 }, (_v, i) => ({ id: `x${i}`, status: 'paused' }));
     const text = JSON.stringify({ count: 5000, next: { items: 'not this one' }, items });
-    expect(readInPieces(new ResponseBody([Buffer.from(text)]))?.page).toEqual(JSON.parse(text));
+    const body = new ResponseBody([Buffer.from(text)]);
+    expect(readInPieces(body)?.page).toEqual(JSON.parse(text));
+    expect(body.text).toBe(text);
   });
 
   test('a page with no items', () => {
