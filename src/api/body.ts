@@ -3,7 +3,7 @@
  *
  * A list page of 1,000 items is ~460 KB. Decoded whole it becomes one string V8 allocates
  * outside its young generation, in memory fresh from the kernel every time, and that cost more
- * than parsing the page (bench/README.md, "Pages parsed a piece at a time"). A page parser takes
+ * than parsing the page (bench/README.md, "List pages parsed a piece at a time"). A page parser takes
  * the bytes instead (page-json.ts); every other parser reads `text`.
  */
 import { isAscii } from 'node:buffer';
@@ -42,6 +42,8 @@ export function readBody(stream: Readable): Promise<ResponseBody> {
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.once('error', reject);
     stream.once('end', () => resolve(new ResponseBody(chunks)));
+    // Closed without an error before its end (once it has ended, the promise is settled already).
+    stream.once('close', () => reject(new Error('the response body closed before its end')));
   });
 }
 

@@ -65,9 +65,9 @@ export async function executePlan(
   ): Promise<VisitedPage<ListedResource>> => {
     // A watch on every session reads the unfiltered list.
     const query = { offset, count, ...(sessionId !== undefined && sessionId !== ALL_SESSIONS && { sessionId }) };
-    if (kind === 'archive') return visitPage(source.archives, projectName, query, visit);
-    if (kind === 'broadcast') return visitPage(source.broadcasts, projectName, query, visit);
-    return visitPage(source.renders, projectName, { offset, count }, visit);
+    if (kind === 'archive') return pageOf(source.archives, projectName, query, visit);
+    if (kind === 'broadcast') return pageOf(source.broadcasts, projectName, query, visit);
+    return pageOf(source.renders, projectName, { offset, count }, visit);
   };
 
   const get = (kind: ListedKind, id: string): Promise<ListedResource | undefined> =>
@@ -139,7 +139,7 @@ export async function executePlan(
 }
 
 /** A page of `source`, read with `listEach` where the source has it. */
-async function visitPage<T, Q>(source: ListAndGet<T, Q>, projectName: string, query: Q, visit: (items: readonly T[]) => void): Promise<VisitedPage<T>> {
+async function pageOf<T, Q>(source: ListAndGet<T, Q>, projectName: string, query: Q, visit: (items: readonly T[]) => void): Promise<VisitedPage<T>> {
   if (source.listEach) return source.listEach(projectName, query, visit);
   const page = await source.list(projectName, query);
   visit(page.items);

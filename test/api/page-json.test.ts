@@ -2,18 +2,7 @@ import { parseArchiveList } from '../../src/api/archives';
 import { ResponseBody } from '../../src/api/body';
 import { responseContext } from '../../src/api/http';
 import { PIECE_BYTES, parsePageInPieces } from '../../src/api/page-json';
-
-/** A small deterministic generator (the same pages on every run). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/emulator/insights/random';
 
 const NAMES = ['rec', 'Réunion d’équipe', '会议', '🎥 stand-up', 'a "quoted" }, {"id": name', 'back\\slash'];
 
@@ -75,7 +64,7 @@ describe('list pages parsed a piece at a time', () => {
     ['with a byte order mark', (v: unknown) => `\uFEFF${JSON.stringify(v)}`],
   ])('%s: the same value as JSON.parse of the whole body, read in pieces', (_name, print) => {
     for (let seed = 1; seed <= 6; seed++) {
-      const next = random(seed);
+      const next = mulberry32(seed);
       const page = { count: 5000 + seed, items: Array.from({ length: 300 + seed * 150 }, (_v, i) => archive(i, next)) };
       const text = print(page);
       expect(Buffer.byteLength(text)).toBeGreaterThan(2 * PIECE_BYTES);
@@ -91,7 +80,7 @@ describe('list pages parsed a piece at a time', () => {
   test('items whose nested objects begin like an item still come out whole', () => {
     // Every item's streams begin with "id" too: cuts inside them do not parse and are passed over,
     // and after a few such misses the rest of the page is parsed in one go.
-    const next = random(7);
+    const next = mulberry32(7);
     const items = Array.from({ length: 2000 }, (_v, i) => ({ id: `a${i}`, streams: Array.from({ length: 6 }, (_w, k) => ({ id: `s${k}`, n: k })) }));
     const text = JSON.stringify({ count: 2000, items });
     expect(readInPieces(chunked(text, next))?.page).toEqual({ count: 2000, items });
