@@ -1,3 +1,5 @@
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { decodeJwt, jwtVerify } from 'jose';
 import {
   RETRY_FAST,
@@ -252,6 +254,29 @@ describe('retries', () => {
     const { client } = clientFor(service);
     await expect(client.archives.get('A1')).resolves.toMatchObject({ id: 'A1' });
     expect(service.requests).toHaveLength(2);
+  });
+
+  test('a body cut off after its headers fails the attempt as a broken connection; a GET is retried', async () => {
+    let answered = 0;
+    const server = createServer((_req, res) => {
+      answered += 1;
+      const body = JSON.stringify(ARCHIVE);
+      if (answered > 1) return res.end(body);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.write(body.slice(0, 10), () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { client } = clientFor({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      await expect(client.archives.get('A1')).resolves.toMatchObject({ id: 'A1' });
+      expect(answered).toBe(2);
+      answered = 0;
+      const error = await client.archives.stop('A1').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(VideoConnectionError);
+      expect(answered).toBe(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test('POST not retried after the request was sent and the connection reset', async () => {
