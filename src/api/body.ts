@@ -29,7 +29,7 @@ export class ResponseBody {
   get text(): string {
     if (this.#text === undefined) {
       const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.byteLength);
-      this.#text = decodeUtf8(bytes, hasBom(bytes) ? UTF8_BOM.length : 0, bytes.length);
+      this.#text = decodeUtf8(bytes, textStart(bytes), bytes.length);
     }
     return this.#text;
   }
@@ -47,8 +47,10 @@ export function readBody(stream: Readable): Promise<ResponseBody> {
   });
 }
 
-export function hasBom(bytes: Buffer): boolean {
-  return bytes.length >= 3 && bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+/** Where the text begins: after a UTF-8 byte order mark, if there is one. */
+export function textStart(bytes: Buffer): number {
+  const bom = bytes.length >= 3 && bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+  return bom ? UTF8_BOM.length : 0;
 }
 
 /** `bytes[start, end)` as text; ASCII (nearly every body) is copied as it is, without UTF-8 decoding. */

@@ -14,7 +14,7 @@
  * to parse whole, before anything is handed out. A cut is only ever taken where the piece before
  * it parses as whole values, which rules out cutting inside a string or a nested object.
  */
-import { type ResponseBody, decodeUtf8, hasBom } from './body';
+import { type ResponseBody, decodeUtf8, textStart } from './body';
 import { notJson } from './http';
 
 /** About how many bytes each piece holds (it ends at the next item boundary after this). */
@@ -52,7 +52,7 @@ export interface PageHandlers {
 export function parsePageInPieces(body: ResponseBody, handlers: PageHandlers): boolean {
   if (body.byteLength < 2 * PIECE_BYTES) return false;
   const bytes = contiguous(body);
-  return parsePieces(bytes, hasBom(bytes) ? 3 : 0, bytes.length, handlers);
+  return parsePieces(bytes, textStart(bytes), bytes.length, handlers);
 }
 
 /** The body's bytes in one buffer: the only chunk, or a copy into memory reused from page to page. */
