@@ -575,11 +575,11 @@ export class Poller {
     into: { hints: ProjectHints; leases: ReadonlyMap<string, Lease>; report: CycleReport; settling: Settling[]; unread: Lease[] },
   ): void {
     const { hints, leases, report, settling, unread } = into;
-    const observed = applyResults(watches, execution.fetched);
     const { settled } = execution.fetched;
-    for (const watch of watches) {
-      // Polled and kept as its page arrived (#quietReads).
-      if (isListed(watch.kind) && settled[watch.kind].has(watch.resourceId)) continue;
+    // Those polled and kept as their page arrived (#quietReads), most of a large cycle, are done.
+    const pending = watches.filter((watch) => !(isListed(watch.kind) && settled[watch.kind].has(watch.resourceId)));
+    const observed = applyResults(pending, execution.fetched);
+    for (const watch of pending) {
       const current = observed.get(watch.id);
       const lease = leases.get(watch.id)!;
       if (current !== undefined) {
