@@ -140,7 +140,7 @@ export interface DelivererOptions {
   clock?: Clock;
   timers?: Timers;
   random?: Random;
-  /** One round per tick; each round sends at most one message per channel. */
+  /** One round per tick; each round sends at most one message (reply) per channel. */
   tickMs?: number;
   /** Least time between two replies posted to one channel, across replicas (the store enforces it). */
   channelIntervalMs?: number;
@@ -166,6 +166,12 @@ export interface DeliveryReport {
 }
 
 type Outcome = 'delivered' | 'recovered' | 'deferred' | 'discarded' | 'lost';
+
+/**
+ * Passes of a round at most: enough for a reply, its card and the card before it; a channel
+ * with more waiting goes on next round.
+ */
+const PASSES_PER_ROUND = 4;
 
 export class OutboxDeliverer {
   readonly #store: WatchStore;
@@ -215,8 +221,25 @@ export class OutboxDeliverer {
     this.#ticker.trigger();
   }
 
-  /** One round: the oldest pending row of each channel, at most one message per channel. */
+  /**
+   * One round: passes over the oldest pending row of each channel, each pass after one that
+   * delivered something. A channel's card update (not a message, so not paced) then goes out
+   * with the reply before it rather than a round later, and a reply that waited behind a card
+   * goes as soon as the channel's interval allows; a second reply within the interval stays
+   * for a later round (the store's pacing).
+   */
   async deliverOnce(): Promise<DeliveryReport> {
+    const report: DeliveryReport = { claimed: 0, delivered: 0, recovered: 0, deferred: 0, discarded: 0 };
+    for (let pass = 0; pass < PASSES_PER_ROUND; pass++) {
+      const done = await this.#pass();
+      for (const key of Object.keys(report) as (keyof DeliveryReport)[]) report[key] += done[key];
+      if (done.delivered + done.recovered === 0) break;
+    }
+    return report;
+  }
+
+  /** The oldest pending row of each channel that may have one now, delivered. */
+  async #pass(): Promise<DeliveryReport> {
     const owner = `${this.#settings.instanceId}:d${++this.#rounds}`;
     const rows = await this.#store.claimOutbox(owner, this.#clock(), this.#settings.batchLimit, this.#settings.leaseMs, {
       channelIntervalMs: this.#settings.channelIntervalMs,

@@ -114,6 +114,41 @@ describe('OutboxDeliverer', () => {
     ]);
   });
 
+  it("updates a reply's card with the reply, not a round later; the next reply waits for the channel's second", async () => {
+    const store = new MemoryWatchStore();
+    const slack = new FakeSlack();
+    const card = (key: string, text: string): OutboxItem => ({
+      transitionKey: key,
+      teamId: 'T1',
+      channelId: 'C1',
+      payload: { type: 'card', messageTs: '111.1', text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] },
+    });
+    await seed(store, [reply('a'), card('card@0', 'Stopped'), reply('b'), card('card@1', 'Available'), reply('x', 'C2')]);
+    const d = deliverer(store, slack);
+    d.start();
+    await jest.advanceTimersByTimeAsync(3_000);
+    await d.stop();
+    const sent = [
+      ...slack.posts.map((p) => [p.channel, p.text, p.at - T0]),
+      ...slack.cardUpdates.map((u) => [u.channel, (u.blocks[0] as { text: { text: string } }).text.text, u.at - T0]),
+    ];
+    expect(sent).toEqual([
+      ['C1', 'text a', 0],
+      ['C2', 'text x', 0],
+      ['C1', 'text b', 1_000],
+      ['C1', 'Stopped', 0],
+      ['C1', 'Available', 1_000],
+    ]);
+    // In the order written: each card after the reply it goes with.
+    expect((await store.listOutbox('w')).map((row) => [row.transitionKey, row.deliveredAt! - T0])).toEqual([
+      ['a', 0],
+      ['card@0', 0],
+      ['b', 1_000],
+      ['card@1', 1_000],
+      ['x', 0],
+    ]);
+  });
+
   it('on a 429 holds back that channel until Retry-After, then delivers everything in order', async () => {
     const store = new MemoryWatchStore();
     const slack = new FakeSlack(() => Date.now(), 30_000);
