@@ -637,8 +637,10 @@ export class Poller {
    * Most polls of a large cycle find nothing new (`quietSnapshot`: no transition, the same
    * status). Such a poll is kept at once (`#keep`), with its next poll time, instead of going the
    * way of polls with something to write (an outcome per watch, worked out a chunk at a time,
-   * then `#keeps`). Its next poll time, or undefined for any other poll (or when the hold ends
-   * first: the poll is written then). A snapshot that differs only in when it was read (a
+   * then `#keeps`). Its next poll time, or undefined for any other poll. One whose hold ends
+   * before its next poll is kept all the same: the first cycle at or after the hold's end gives
+   * it back with this poll's schedule (`#release`), which costs the same write as taking the slow
+   * way now and none of its work. A snapshot that differs only in when it was read (a
    * broadcast's) replaces the kept copy's, and is written when the watch is given back.
    */
   #quietNext(lease: Lease, current: Current, polledAt: number): number | undefined {
@@ -653,7 +655,6 @@ export class Poller {
     }
     if (state === undefined || isTerminal(watch.kind, state)) return undefined;
     const next = this.#nextPollAt(watch, state, polledAt, watch.lastChangeAt);
-    if (next >= lease.releaseAt) return undefined;
     watch.lastState = state;
     return next;
   }

@@ -701,6 +701,33 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect(writtenAt).toEqual([39_000, 39_000, 39_000, 42_000, 42_000, 42_000]);
   });
 
+  it("keeps a quiet poll whose hold ends before its next poll, and gives the watch back at the hold's end with the schedule of its last poll", async () => {
+    const { store, counting, calls } = counted();
+    // random 0: held the whole 45 s (three quarters of the 60 s lease), polled every 3 s.
+    const s = setup({ store: counting, keepLeases: true, slowMs: 3_000, random: () => 0 });
+    const live = broadcast({ id: 'B1', createdAt: T0, broadcastUrls: { hlsStatus: 'live', rtmp: [{ id: 'yt', status: 'live' }] } });
+    s.service.putBroadcast('prod', live);
+    const w = watchOf('broadcast', 'B1', broadcastSnapshot(live, T0));
+    await store.addWatch(w);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 1 });
+    const written: number[] = [];
+    for (let at = 3_000; at <= 45_000; at += 3_000) {
+      jest.setSystemTime(T0 + at);
+      calls.length = 0;
+      expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 0 });
+      if (calls.some((call) => call.startsWith('write '))) written.push(at);
+    }
+    // The poll at 42 s, whose next poll (45 s) the hold does not outlast, is kept all the same;
+    // the cycle at the hold's end polls it once more and writes it back, lease and all.
+    expect(written).toEqual([45_000]);
+    const stored = await store.getWatch(w.id);
+    expect(stored).toMatchObject({ lastState: { status: 'started', observedAt: T0 + 45_000 }, nextPollAt: T0 + 48_000 });
+    expect(stored?.leaseOwner).toBeUndefined();
+    // Due again at its next poll time, for any poller to claim.
+    jest.setSystemTime(T0 + 48_000);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 1, kept: 0, polled: 1 });
+  });
+
   it('keeps a broadcast whose poll finds nothing new without a write; the time of its last read is written when it is given back', async () => {
     const { store, counting, calls } = counted();
     const s = setup({ store: counting, keepLeases: true, slowMs: 3_000 });
