@@ -168,8 +168,8 @@ export interface DeliveryReport {
 type Outcome = 'delivered' | 'recovered' | 'deferred' | 'discarded' | 'lost';
 
 /**
- * Passes of a round at most: enough for a reply, its card and the card before it; a channel
- * with more waiting goes on next round.
+ * Passes of a round at most: enough for a card update, the reply after it and that reply's own
+ * card; what a channel has beyond that waits for the next round.
  */
 const PASSES_PER_ROUND = 4;
 
