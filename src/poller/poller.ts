@@ -137,25 +137,6 @@ const DEFAULT_CLAIM_CHUNK = 100;
 /** Chunk writes of one cycle in flight at once (each holds a pooled connection on PostgreSQL). */
 const WRITES_IN_FLIGHT = 4;
 
-/**
- * Starts a cycle's chunk writes with at most WRITES_IN_FLIGHT unfinished: a store with round
- * trips (PostgreSQL) writes a few chunks at once while the next ones are worked out; a synchronous
- * one (SQLite) has finished each write before the next starts. The writes never reject (`#complete`
- * logs a failure).
- */
-function writesInFlight(): { start(write: () => Promise<void>): Promise<void>; finished(): Promise<void> } {
-  const writing: Promise<void>[] = [];
-  return {
-    async start(write) {
-      if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
-      writing.push(write());
-    },
-    async finished() {
-      await Promise.all(writing);
-    },
-  };
-}
-
 /** Kept leases checked per store call; the cycle yields to the event loop between checks. */
 const CHECK_CHUNK = 250;
 
@@ -476,30 +457,24 @@ export class Poller {
     for (const lease of leases) if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);
     const polled = leases.filter((lease) => lease.polledAt !== undefined);
     await Promise.all(leases.filter((lease) => lease.polledAt === undefined).map((lease) => this.#store.releaseWatch(lease.watch.id, lease.owner)));
-    // At a hold's end, thousands at once: written as a cycle's polls are, a few chunks in flight.
-    const writes = writesInFlight();
     for (let start = 0; start < polled.length; start += this.#options.settleChunk) {
       if (start > 0) await yieldToEventLoop();
-      const chunk = polled.slice(start, start + this.#options.settleChunk);
-      await writes.start(() =>
-        this.#write(
-          chunk.map((lease) => ({
-            lease,
-            outcome: {
-              polledAt: lease.polledAt!,
-              state: lease.watch.lastState,
-              changed: false,
-              nextPollAt: lease.watch.nextPollAt,
-              ended: false,
-              failures: 0,
-              outbox: [],
-            },
-          })),
-          { releasing: true },
-        ),
+      await this.#write(
+        polled.slice(start, start + this.#options.settleChunk).map((lease) => ({
+          lease,
+          outcome: {
+            polledAt: lease.polledAt!,
+            state: lease.watch.lastState,
+            changed: false,
+            nextPollAt: lease.watch.nextPollAt,
+            ended: false,
+            failures: 0,
+            outbox: [],
+          },
+        })),
+        { releasing: true },
       );
     }
-    await writes.finished();
   }
 
   /**
@@ -631,7 +606,9 @@ export class Poller {
    */
   async #settle(polledAt: number, settling: readonly Settling[]): Promise<void> {
     const size = this.#options.settleChunk;
-    const writes = writesInFlight();
+    // A store with round trips (PostgreSQL) writes a few chunks at once while the next ones are
+    // worked out; a synchronous one (SQLite) has finished each write before the next starts.
+    const writing: Promise<void>[] = [];
     for (let start = 0; start < settling.length; start += size) {
       if (start > 0) await yieldToEventLoop();
       const chunk = settling.slice(start, start + size);
@@ -650,9 +627,10 @@ export class Poller {
           polls.push({ lease, outcome });
         }
       });
-      await writes.start(() => this.#write(polls));
+      if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+      writing.push(this.#write(polls));
     }
-    await writes.finished();
+    await Promise.all(writing);
   }
 
   /**
