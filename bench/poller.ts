@@ -291,9 +291,9 @@ async function main(argv: string[]): Promise<void> {
     // helper threads (`--trace-opt`: 480, 90, 45, 45 ms of TurboFan work in the first clock
     // sweeps, under 25 ms from the ninth). Then sweeps until CLOCK_SWEEPS steady ones: a poller
     // gives its kept watches back at the end of each hold (39–45 s), every one written and
-    // claimed again over a sweep or two that cost 3–4× a steady one; a sweep that claimed from the
+    // claimed again over a few sweeps that cost 2–4× a steady one; a sweep that claimed from the
     // store, or whose next one did, is where holds ended, and is reported apart (bench/README.md,
-    // "Clean sweeps"). The aim is judged on the steady sweeps' median: one sweep's CPU varies by a
+    // "Sweeps measured as they are"). The aim is judged on the steady sweeps' median: one sweep's CPU varies by a
     // third between runs on a shared 2-core machine.
     const CLOCK_SWEEP = 'warm, due by the clock';
     type Sweep = { label: string; cycles: number; claimed: number; requests: number; naive: number; cpuMs: number; wallMs: number; polled: number };
@@ -324,13 +324,13 @@ async function main(argv: string[]): Promise<void> {
       // Deliver what the sweep found (composers started, broadcasts live) before the next one: a
       // round sends one message per channel a second, so the clock moves a second a round. Rounds
       // at one instant sent only one per channel, and the rest went out between later sweeps,
-      // whose CPU then paid for that work's garbage (bench/README.md, "Clean sweeps").
+      // whose CPU then paid for that work's garbage (bench/README.md, "Sweeps measured as they are").
       for (let round = 0; round < DRAIN_ROUNDS && (round === 0 || (await store.backlog(now)).outboxDepth > 0); round++) {
         now = await env.call<number>('advance', { ms: 1_000 });
         await service.deliverer.deliverOnce();
       }
       const left = (await store.backlog(now)).outboxDepth;
-      if (left > 0) sweepProblems.push(`${left} notifications of the sweep "${label}" still sweepProblems after ${DRAIN_ROUNDS} rounds`);
+      if (left > 0) sweepProblems.push(`${left} notifications of the sweep "${label}" still undelivered after ${DRAIN_ROUNDS} rounds`);
       return sweep;
     };
     await runSweep('cold, hinted', 'hinted');
@@ -357,7 +357,6 @@ async function main(argv: string[]): Promise<void> {
       // Claims come the sweep after the holds ended, whose polls wrote the watches back.
       if (before) (before.claimed === 0 && sweep.claimed === 0 ? steadySweeps : holdEnds).push(before);
     }
-    const steadyLabels = new Set(steadySweeps.map((sweep) => sweep.label));
 
     // 2. The latency run: changes at random times, cycles and rounds every simulated second.
     phase = 'the latency run';
@@ -520,7 +519,7 @@ async function main(argv: string[]): Promise<void> {
       `Full cycle (every watch polled once; at most ${settings.perProjectLimit.toLocaleString('en-US')} watches of a project per cycle)`,
       ...full.map(
         (f) =>
-          `  ${f.label}${steadyLabels.has(f.label) ? ', steady' : f.label.startsWith(CLOCK_SWEEP) && f !== measured.at(-1) ? ', holds ended' : ''}: ${f.polled.toLocaleString('en-US')} polled in ${f.cycles} cycles (${f.claimed.toLocaleString('en-US')} claimed from the store): ${f.requests} API calls vs ${f.naive.toLocaleString('en-US')} naive (${(f.naive / f.requests).toFixed(0)}× fewer); CPU ${ms(f.cpuMs)} (${ms(f.cpuMs / f.cycles)} per cycle), wall ${ms(f.wallMs)}`,
+          `  ${f.label}${steadySweeps.includes(f) ? ', steady' : holdEnds.includes(f) ? ', holds ended' : ''}: ${f.polled.toLocaleString('en-US')} polled in ${f.cycles} cycles (${f.claimed.toLocaleString('en-US')} claimed from the store): ${f.requests} API calls vs ${f.naive.toLocaleString('en-US')} naive (${(f.naive / f.requests).toFixed(0)}× fewer); CPU ${ms(f.cpuMs)} (${ms(f.cpuMs / f.cycles)} per cycle), wall ${ms(f.wallMs)}`,
       ),
       `  due by the clock, the median of ${steadySweeps.length} steady sweeps: ${ms(sweepCpuPerCycle)} of CPU per cycle (${steady.label}); ` +
         `${holdEnds.length} sweeps where holds ended (watches written back and claimed again)${holdEnds.length > 0 ? `, median ${ms(perCycle([...holdEnds].sort((a, b) => perCycle(a) - perCycle(b))[Math.floor(holdEnds.length / 2)]!))} per cycle` : ''}; ` +

@@ -114,13 +114,17 @@ export class RenderStreams {
   }
 
   async list(options: { offset?: number; count?: number } = {}, call?: CallOptions): Promise<Page<Render>> {
-    return this.#ctx.http.request({ method: 'GET', path: this.#path(), query: pagingQuery(options.offset, options.count), parse: parseRenderList }, call);
+    return this.#ctx.http.request({ ...this.#listRequest(options), parse: parseRenderList }, call);
   }
 
   /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
   async listEach(options: { offset?: number; count?: number }, visit: (items: readonly Render[]) => void, call?: CallOptions): Promise<VisitedPage<Render>> {
-    const query = pagingQuery(options.offset, options.count);
-    return visitPage((parse) => this.#ctx.http.request({ method: 'GET', path: this.#path(), query, parse }, call), renderSchema, visit);
+    const request = this.#listRequest(options);
+    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), renderSchema, visit);
+  }
+
+  #listRequest(options: { offset?: number; count?: number }) {
+    return { method: 'GET', path: this.#path(), query: pagingQuery(options.offset, options.count) } as const;
   }
 
   listAll(options: ListAllOptions = {}, call?: CallOptions): AsyncGenerator<Render, void, undefined> {
