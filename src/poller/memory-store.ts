@@ -132,6 +132,15 @@ export class MemoryWatchStore implements WatchStore {
     return true;
   }
 
+  async renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]> {
+    return leases.map(({ watchId, owner }) => {
+      const watch = this.#watches.get(watchId);
+      if (!watch || watch.leaseOwner !== owner || watch.endedAt !== undefined) return false;
+      watch.leaseUntil = until;
+      return true;
+    });
+  }
+
   async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
     return leases.map(({ watchId, owner }) => {
       const watch = this.#watches.get(watchId);

@@ -66,10 +66,11 @@ export interface PollerOptions {
   leaseMs?: number;
   /**
    * Keep claimed watches between polls while their polls find nothing to write (same state, no
-   * notification, no failure), for about two thirds to three quarters of `leaseMs` (at random,
-   * see `#releaseAt`): such a poll then writes nothing, and a kept watch is polled again without a
-   * claim once its lease is confirmed (`checkLeases`). Off: every poll is written and its lease
-   * given back.
+   * notification, no failure): such a poll then writes nothing, and a kept watch is polled again
+   * without a claim once its lease is confirmed (`checkLeases`). A hold lasts about two thirds to
+   * three quarters of `leaseMs` (at random, see `#releaseAt`); at its end the lease is renewed
+   * (`renewLeases`), or, for a share of them at random, written and given back (`#endHolds`). Off:
+   * every poll is written and its lease given back.
    */
   keepLeases?: boolean;
   /** Pause between cycles. */
@@ -90,6 +91,9 @@ export interface CycleReport {
   claimed: number;
   /** Watches kept from earlier cycles (`keepLeases`) and polled again without a claim. */
   kept: number;
+  /** Kept watches whose hold ended this cycle: renewed in place, or written and given back. */
+  renewed: number;
+  released: number;
   polled: number;
   /** Claimed but left for a later cycle (budget). */
   deferred: number;
@@ -112,7 +116,7 @@ interface ProjectHints extends PlanHints {
 interface Lease {
   watch: Watch;
   owner: string;
-  /** Past this time the watch is written and given back rather than kept (`keepLeases`). */
+  /** When this hold ends: the lease is renewed, or the watch written and given back (`#endHolds`). */
   releaseAt: number;
   /** The last poll not written, if any: what a release writes. */
   polledAt?: number;
@@ -142,6 +146,16 @@ const CHECK_CHUNK = 250;
 
 /** Watches matched to what was read at a time, with a turn of the event loop between. */
 const APPLY_CHUNK = 500;
+
+/**
+ * The share of kept watches given back (written, left for any replica to claim) when their hold
+ * ends; the rest have their leases renewed in place. Giving every one back cost a write and a
+ * claim per watch every hold (`bench:poller`: sweeps where holds ended 73 ms of CPU per cycle
+ * against 38 for a steady one); giving none back would leave a replica that starts later with
+ * nothing to poll. With a quarter, a replica's surplus over another's shrinks by a quarter
+ * every hold (about 42 s): two replicas are within a tenth of an even split in about 5 minutes.
+ */
+const RELEASE_SHARE = 0.25;
 
 /** Even a project whose budget is spent claims this many, so it notices when the budget is back. */
 const MIN_CLAIM_PER_PROJECT = 16;
@@ -242,21 +256,34 @@ export class Poller {
   }
 
   async runCycle(): Promise<CycleReport> {
-    const report: CycleReport = { claimed: 0, kept: 0, polled: 0, deferred: 0, requests: 0, naiveRequests: 0, transitions: 0, failedProjects: [] };
+    const report: CycleReport = {
+      claimed: 0,
+      kept: 0,
+      renewed: 0,
+      released: 0,
+      polled: 0,
+      deferred: 0,
+      requests: 0,
+      naiveRequests: 0,
+      transitions: 0,
+      failedProjects: [],
+    };
     const now = this.#clock();
     const owner = `${this.#options.instanceId}:${++this.#cycles}`;
     // Before the claim: a change after it is in the next read. Nothing kept, nothing to learn (a
     // cursor left behind meanwhile reads back more, or answers incomplete, next time).
     if (this.#options.holdMs > 0 && (this.#kept.size > 0 || this.#leaseCursor === undefined)) await this.#readLeaseChanges();
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
-    const keptDue = this.#keptDue(now, excludeProjects);
-    const claimed = await this.#claim(owner, now, excludeProjects, keptDue);
+    // Claims first: kept watches due beyond the cycle's limits are still polled by the pages read
+    // for their project (#quietReads), watches claimed after them were read again a cycle later.
+    const claimed = await this.#claim(owner, now, excludeProjects);
     const leases = new Map<string, Lease>();
     for (const watch of claimed) {
       // A claim is the store's word: a kept copy of the same watch (its lease ran out) is stale.
       this.#kept.delete(watch.id);
       leases.set(watch.id, { watch, owner, releaseAt: this.#releaseAt(now) });
     }
+    const keptDue = this.#keptDue(now, excludeProjects, claimed);
     const early = this.#keptEarly(now, [...keptDue.map((l) => l.watch), ...claimed], this.#options.claimLimit - keptDue.length - claimed.length);
     const kept = [...keptDue, ...early].filter((lease) => this.#kept.get(lease.watch.id) === lease);
     for (const lease of await this.#confirm(kept)) leases.set(lease.watch.id, lease);
@@ -268,7 +295,7 @@ export class Poller {
     } finally {
       this.#polling = new Map();
     }
-    await this.#release(this.#takeKept((lease) => lease.releaseAt <= now));
+    await this.#endHolds(now, report);
     if (leases.size > 0) this.#logger.debug('poll cycle', { ...report });
     return report;
   }
@@ -296,21 +323,18 @@ export class Poller {
         now,
         expired.map((watch) => ({ lease: leases.get(watch.id)!, outcomeOf: async () => this.#expired(watch, now, report) })),
       ),
-      this.#putBack(
-        plan.deferred.map((watch) => leases.get(watch.id)!),
-        now,
-      ),
+      this.#putBack(plan.deferred.map((watch) => leases.get(watch.id)!)),
       ...[...plan.byProject].map(([projectName, watches]) => this.#pollProject(projectName, watches, plans.get(watches), leases, report)),
     ]);
   }
 
   /**
-   * When a watch claimed now is written and given back: up to an eighth of the hold sooner, at
-   * random. Watches claimed together (a whole project's, at start or after a takeover) would
-   * otherwise all be given back in one cycle and claimed again in the next few, every hold: one
-   * cycle writing every watch (`bench:poller`: 830 ms of CPU for 10,000, against ~200 for a
-   * cycle that polls them all) and a few claiming them, while changes waited behind them. A
-   * wider spread shortens the average hold, and every release is a write and a claim more.
+   * When a hold that starts now ends: up to an eighth of the hold sooner, at random. Watches
+   * claimed together (a whole project's, at start or after a takeover) would otherwise all reach
+   * the end of their holds in one cycle, every hold: one cycle renewing or giving back every
+   * watch (`bench:poller`, when all were given back: 830 ms of CPU for 10,000, against ~200 for
+   * a cycle that polls them all) while changes waited behind it. A wider spread shortens the
+   * average hold, and every hold's end is a store call more.
    */
   #releaseAt(now: number): number {
     const { holdMs } = this.#options;
@@ -318,14 +342,19 @@ export class Poller {
   }
 
   /**
-   * Kept watches due now, oldest first, within the cycle's and the projects' limits (kept
-   * watches count against them as claims do: the limits bound the watches a cycle polls).
+   * Kept watches due now, oldest first, within what the cycle's and the projects' limits leave
+   * after the watches claimed (kept watches count against them as claims do: the limits bound
+   * the watches a cycle polls).
    */
-  #keptDue(now: number, excludeProjects: readonly string[]): Lease[] {
+  #keptDue(now: number, excludeProjects: readonly string[], claimed: readonly Watch[]): Lease[] {
     if (this.#kept.size === 0) return [];
     const excluded = new Set(excludeProjects);
     const due: Lease[] = [];
     const perProject = new Map<string, number>();
+    const taken = new Map<string, number>();
+    for (const { projectName } of claimed) taken.set(projectName, (taken.get(projectName) ?? 0) + 1);
+    const room = this.#options.claimLimit - claimed.length;
+    const limitOf = (projectName: string) => (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit) - (taken.get(projectName) ?? 0);
     // forEach, not for…of: no iterator result per lease (10,000 a cycle).
     this.#kept.forEach((lease) => {
       const { nextPollAt, projectName } = lease.watch;
@@ -333,18 +362,18 @@ export class Poller {
       due.push(lease);
       perProject.set(projectName, (perProject.get(projectName) ?? 0) + 1);
     });
-    const withinLimits = [...perProject].every(([projectName, count]) => count <= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit));
+    const withinLimits = [...perProject].every(([projectName, count]) => count <= limitOf(projectName));
     // Nothing to leave out: the order does not matter (planCycle orders what it must defer).
-    if (due.length <= this.#options.claimLimit && withinLimits) return due;
+    if (due.length <= room && withinLimits) return due;
     // Ties (watches polled together fall due together) keep the order they were kept in.
-    const taken = new Map<string, number>();
     const picked: Lease[] = [];
+    const pickedPerProject = new Map<string, number>();
     for (const lease of oldestFirst(due, dueTime)) {
-      if (picked.length >= this.#options.claimLimit) break;
+      if (picked.length >= room) break;
       const projectName = lease.watch.projectName;
-      const count = taken.get(projectName) ?? 0;
-      if (count >= (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit)) continue;
-      taken.set(projectName, count + 1);
+      const count = pickedPerProject.get(projectName) ?? 0;
+      if (count >= limitOf(projectName)) continue;
+      pickedPerProject.set(projectName, count + 1);
       picked.push(lease);
     }
     return picked;
@@ -431,6 +460,45 @@ export class Poller {
     return standing;
   }
 
+  /**
+   * Kept watches whose hold has ended: a share of them (`RELEASE_SHARE`, at random) are written
+   * and given back, so other replicas get their share of the watches; the others' leases are
+   * renewed in place for another hold, a chunk per store call, without a write of their state or
+   * a claim (what was polled since the claim is written when the watch is given back). A lease
+   * that was taken back or over meanwhile is dropped; so is one whose renewal the store refused
+   * (its watch returns to the queue when the lease runs out).
+   */
+  async #endHolds(now: number, report: CycleReport): Promise<void> {
+    const ended = this.#takeKept((lease) => lease.releaseAt <= now);
+    if (ended.length === 0) return;
+    const release: Lease[] = [];
+    const renew: Lease[] = [];
+    for (const lease of ended) (this.#random() < RELEASE_SHARE ? release : renew).push(lease);
+    report.released = release.length;
+    await this.#release(release);
+    const until = now + this.#options.leaseMs;
+    for (let start = 0; start < renew.length; start += CHECK_CHUNK) {
+      if (start > 0) await yieldToEventLoop();
+      const chunk = renew.slice(start, start + CHECK_CHUNK);
+      let renewed: boolean[];
+      try {
+        renewed = await this.#store.renewLeases(
+          chunk.map((lease) => ({ watchId: lease.watch.id, owner: lease.owner })),
+          until,
+        );
+      } catch (error) {
+        this.#logger.error('could not renew kept leases; their watches return to the queue when the leases run out', { watches: chunk.length, error });
+        continue;
+      }
+      chunk.forEach((lease, i) => {
+        if (!renewed[i]) return;
+        lease.releaseAt = this.#releaseAt(now);
+        this.#kept.set(lease.watch.id, lease);
+        report.renewed += 1;
+      });
+    }
+  }
+
   /** Removes and returns the kept leases that match. */
   #takeKept(matches: (lease: Lease) => boolean): Lease[] {
     const taken: Lease[] = [];
@@ -439,14 +507,10 @@ export class Poller {
     return taken;
   }
 
-  /** Watches claimed or kept but not polled this cycle: kept while their hold lasts, given back otherwise. */
-  async #putBack(leases: readonly Lease[], now: number): Promise<void> {
-    const release: Lease[] = [];
-    for (const lease of leases) {
-      if (this.#options.holdMs > 0 && lease.releaseAt > now) this.#kept.set(lease.watch.id, lease);
-      else release.push(lease);
-    }
-    await this.#release(release);
+  /** Watches claimed or kept but not polled this cycle: kept (their holds end as every kept watch's do), given back without `keepLeases`. */
+  async #putBack(leases: readonly Lease[]): Promise<void> {
+    if (this.#options.holdMs === 0) return this.#release(leases);
+    for (const lease of leases) this.#kept.set(lease.watch.id, lease);
   }
 
   /**
@@ -482,12 +546,10 @@ export class Poller {
    * loop between chunks: each chunk takes the next oldest due watches, within what the project
    * limits leave after the chunks before it.
    */
-  async #claim(owner: string, now: number, excludeProjects: readonly string[], keptDue: readonly Lease[]): Promise<Watch[]> {
-    const { claimChunk, perProjectLimit, leaseMs } = this.#options;
-    const claimLimit = this.#options.claimLimit - keptDue.length;
+  async #claim(owner: string, now: number, excludeProjects: readonly string[]): Promise<Watch[]> {
+    const { claimChunk, claimLimit, perProjectLimit, leaseMs } = this.#options;
     const claimed: Watch[] = [];
     const taken = new Map<string, number>();
-    for (const { watch } of keptDue) taken.set(watch.projectName, (taken.get(watch.projectName) ?? 0) + 1);
     while (claimed.length < claimLimit) {
       if (claimed.length > 0) await yieldToEventLoop();
       const limit = Math.min(claimChunk, claimLimit - claimed.length);
@@ -563,7 +625,7 @@ export class Poller {
       if (start > 0) await yieldToEventLoop();
       this.#sortOut(watches.slice(start, start + APPLY_CHUNK), execution, polledAt, retryAt, { hints, leases, report, settling, unread });
     }
-    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread, polledAt)]);
+    await Promise.all([this.#settle(polledAt, settling), this.#putBack(unread)]);
   }
 
   /** Which of the watches were read (to settle), failed with their project (to settle), or were not read (to put back). */
@@ -638,10 +700,10 @@ export class Poller {
    * status). Such a poll is kept at once (`#keep`), with its next poll time, instead of going the
    * way of polls with something to write (an outcome per watch, worked out a chunk at a time,
    * then `#keeps`). Its next poll time, or undefined for any other poll. One whose hold ends
-   * before its next poll is kept all the same: the first cycle at or after the hold's end gives
-   * it back with this poll's schedule (`#release`), which costs the same write as taking the slow
-   * way now and none of its work. A snapshot that differs only in when it was read (a
-   * broadcast's) replaces the kept copy's, and is written when the watch is given back.
+   * before its next poll is kept all the same: the first cycle at or after the hold's end renews
+   * its lease or gives it back with this poll's schedule (`#endHolds`). A snapshot that differs
+   * only in when it was read (a broadcast's) replaces the kept copy's, and is written when the
+   * watch is given back.
    */
   #quietNext(lease: Lease, current: Current, polledAt: number): number | undefined {
     const watch = lease.watch;
@@ -771,12 +833,15 @@ export class Poller {
     return nextPollAt(input, this.#schedule, this.#random);
   }
 
-  /** A poll that changed nothing the store holds (but the schedule) need not be written while the hold lasts. */
+  /**
+   * A poll that changed nothing the store holds (but the schedule) is not written: the watch is
+   * kept, also when its next poll falls after its hold's end (the hold's end renews the lease or
+   * writes this poll's schedule, as `#quietNext`'s keep does).
+   */
   #keeps(lease: Lease, outcome: PollOutcome): boolean {
     const watch = lease.watch;
     return (
       this.#options.holdMs > 0 &&
-      outcome.nextPollAt < lease.releaseAt &&
       !outcome.changed &&
       !outcome.ended &&
       outcome.failures === 0 &&

@@ -250,6 +250,10 @@ export interface ClaimOptions {
  *   are still written together; an implementation may commit the whole list in one transaction.
  *   When the store fails, it rejects, and a watch either has all its writes or none of them.
  * - `releaseWatch` gives a lease back without polling (nothing else changes); owner-checked.
+ * - `renewLeases` sets `leaseUntil = until` on each lease that still stands (the watch has not
+ *   ended and `leaseOwner === owner`, as for `checkLeases`) and answers true for it, false for the
+ *   others, in order; nothing else changes (not `repollRequested`, not the lease change log: the
+ *   holder renews its own lease).
  * - `checkLeases` answers, per lease in order, whether it still stands: the watch has not ended
  *   and `leaseOwner === owner` (ownership decides, as for `completePoll`). A standing lease of a
  *   watch with `repollRequested` answers `repoll` and has the flag cleared (the caller polls it
@@ -334,6 +338,8 @@ export interface WatchStore {
   /** Several `completePoll`s at the price of one round trip; true or false per poll, in order. */
   completePolls(owner: string, polls: readonly CompletedPoll[]): Promise<boolean[]>;
   releaseWatch(watchId: string, owner: string): Promise<boolean>;
+  /** Extends the leases that still stand to `until`: true or false per lease, in order. */
+  renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]>;
   /** Which of these leases still stand, in order; clears `repollRequested` on those it answers `repoll` for. */
   checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]>;
   /** The watches whose leases others touched since `after` (see above). */

@@ -143,6 +143,13 @@ const CLEAR_REPOLL = `
   WHERE w.id = l.id AND w.lease_owner = l.owner AND w.ended_at IS NULL AND w.repoll_requested
   RETURNING w.id`;
 
+/** Extends the leases of ($2 ids, $3 owners) pairs to $1, each only while its owner still holds it. */
+const RENEW_LEASES = `
+  UPDATE watches w SET lease_until = $1
+  FROM unnest($2::text[], $3::text[]) AS l(id, owner)
+  WHERE w.id = l.id AND w.lease_owner = l.owner AND w.ended_at IS NULL
+  RETURNING w.id`;
+
 const INSERT_WATCH = `
   INSERT INTO watches (id, kind, resource_id, session_id, team_id, channel_id, message_ts, thread_ts,
                        project_name, last_state, last_change_at, next_poll_at, created_at, expires_at, card)
@@ -285,6 +292,13 @@ export class PostgresWatchStore implements WatchStore {
   async releaseWatch(watchId: string, owner: string): Promise<boolean> {
     const released = await this.pool.query('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [watchId, owner]);
     return (released.rowCount ?? 0) > 0;
+  }
+
+  async renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]> {
+    if (leases.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string }>(RENEW_LEASES, [until, leases.map((l) => l.watchId), leases.map((l) => l.owner)]);
+    const renewed = new Set(rows.map((row) => row.id));
+    return leases.map((l) => renewed.has(l.watchId));
   }
 
   async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {

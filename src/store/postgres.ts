@@ -341,6 +341,10 @@ export class PostgresStore implements VidopsStore {
     return this.watches.checkLeases(leases);
   }
 
+  renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]> {
+    return this.watches.renewLeases(leases, until);
+  }
+
   leaseChanges(after?: LeaseChangeCursor): Promise<LeaseChanges> {
     return this.watches.leaseChanges(after);
   }

@@ -208,6 +208,12 @@ export class SqliteWatchStore implements WatchStore {
     return released.changes > 0;
   }
 
+  async renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]> {
+    if (leases.length === 0) return [];
+    const renew = this.statement('UPDATE watches SET lease_until = ? WHERE id = ? AND lease_owner = ? AND ended_at IS NULL');
+    return this.immediate(() => leases.map((l) => renew.run(until, l.watchId, l.owner).changes > 0));
+  }
+
   async checkLeases(leases: readonly WatchLease[]): Promise<LeaseCheck[]> {
     if (leases.length === 0) return [];
     const rows = this.statement(LEASE_ROWS).all({ ids: JSON.stringify(leases.map((l) => l.watchId)) }) as LeaseRow[];

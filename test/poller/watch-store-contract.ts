@@ -439,6 +439,44 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
       });
     });
 
+    describe('renewLeases', () => {
+      it('extends each lease its owner still holds, in order, and refuses those taken back, taken over, ended or never there', async () => {
+        for (const id of ['kept', 'carded', 'ended', 'over']) await store.addWatch(newWatch(id));
+        await store.claimDue('p', T0, 4, LEASE);
+        await store.updateCard('carded', { card: { startedBy: 'U1' }, at: T0 + 10 });
+        await store.endWatch('ended', T0 + 10);
+        await store.releaseWatch('over', 'p');
+        await store.claimDue('p2', T0 + 20, 10, LEASE);
+        const leases = ['kept', 'carded', 'ended', 'over', 'missing'].map((watchId) => ({ watchId, owner: 'p' }));
+        expect(await store.renewLeases(leases, T0 + 2 * LEASE)).toEqual([true, false, false, false, false]);
+        expect(await store.getWatch('kept')).toMatchObject({ leaseOwner: 'p', leaseUntil: T0 + 2 * LEASE });
+        // Refused ones are left as they were: another owner's lease keeps its own end.
+        expect(await store.getWatch('over')).toMatchObject({ leaseOwner: 'p2', leaseUntil: T0 + 20 + LEASE });
+        expect(await store.renewLeases([], T0)).toEqual([]);
+      });
+
+      it('keeps the watch from other claims until the new end, changing nothing else and logging no lease change', async () => {
+        await store.addWatch(newWatch('w'));
+        const [claimed] = await store.claimDue('p', T0, 1, LEASE);
+        const cursor = (await store.leaseChanges()).cursor;
+        expect(await store.renewLeases([{ watchId: 'w', owner: 'p' }], T0 + 2 * LEASE)).toEqual([true]);
+        expect(await store.getWatch('w')).toEqual({ ...claimed, leaseUntil: T0 + 2 * LEASE });
+        expect(await store.claimDue('p2', T0 + LEASE, 1, LEASE)).toEqual([]);
+        expect((await store.leaseChanges(cursor)).watchIds).toEqual([]);
+        expect(await store.claimDue('p2', T0 + 2 * LEASE, 1, LEASE)).toHaveLength(1);
+        expect(await store.renewLeases([{ watchId: 'w', owner: 'p' }], T0 + 3 * LEASE)).toEqual([false]);
+      });
+
+      it('renews a lease that ran out while nobody claimed it (ownership decides), leaving a repoll request in place', async () => {
+        await store.addWatch(newWatch('w'));
+        await store.claimDue('p', T0, 1, LEASE);
+        await store.expedite({}, T0 + 500);
+        expect(await store.renewLeases([{ watchId: 'w', owner: 'p' }], T0 + LEASE + 5 + LEASE)).toEqual([true]);
+        expect(await store.getWatch('w')).toMatchObject({ leaseOwner: 'p', repollRequested: true, leaseUntil: T0 + 2 * LEASE + 5 });
+        expect(await store.checkLeases([{ watchId: 'w', owner: 'p' }])).toEqual(['repoll']);
+      });
+    });
+
     describe('leaseChanges', () => {
       const named = async (after: number) => {
         const changes = await store.leaseChanges(after);
