@@ -642,7 +642,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
 
   it('drops a kept watch whose renewal the store refuses or cannot make: it is claimed again once its lease runs out', async () => {
     const { store, counting } = counted();
-    let refuse: string | undefined;
+    let refuse = '';
     let fail = false;
     // As the store answers when an action or another poller took the lease between the poll and the renewal.
     const racing = storeWith(counting, {
@@ -780,7 +780,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
   });
 
   it('ends the holds of watches claimed together over more than one cycle, each within three quarters of the lease', async () => {
-    const { store, counting, calls } = counted();
+    const { store, counting } = counted();
     const draws = [0, 0.2, 0.4, 0.6, 0.8, 0.99];
     let draw = 0;
     // Polled every 3 s throughout (as the soak's deployment does), so only the hold ends a keep.
