@@ -465,8 +465,8 @@ export class Poller {
    * and given back, so other replicas get their share of the watches; the others' leases are
    * renewed in place for another hold, a chunk per store call, without a write of their state or
    * a claim (what was polled since the claim is written when the watch is given back). A lease
-   * that was taken back or over meanwhile is dropped; so is one whose renewal the store refused
-   * (its watch returns to the queue when the lease runs out).
+   * the store refuses to renew (taken back or over meanwhile) is dropped; so is a chunk whose
+   * renewal fails (its watches return to the queue when their leases run out).
    */
   async #endHolds(now: number, report: CycleReport): Promise<void> {
     const ended = this.#takeKept((lease) => lease.releaseAt <= now);

@@ -296,7 +296,9 @@ export class PostgresWatchStore implements WatchStore {
 
   async renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]> {
     if (leases.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string }>(RENEW_LEASES, [until, leases.map((l) => l.watchId), leases.map((l) => l.owner)]);
+    // In id order, as completePolls locks its rows: two writers of the same rows then wait for each other instead of deadlocking.
+    const ordered = [...leases].sort((a, b) => (a.watchId < b.watchId ? -1 : a.watchId > b.watchId ? 1 : 0));
+    const { rows } = await this.pool.query<{ id: string }>(RENEW_LEASES, [until, ordered.map((l) => l.watchId), ordered.map((l) => l.owner)]);
     const renewed = new Set(rows.map((row) => row.id));
     return leases.map((l) => renewed.has(l.watchId));
   }
