@@ -2,8 +2,9 @@
  * The poller at scale: 10,000 watched recordings across 100 sessions, 200 broadcasts and 100
  * composers in the emulator, each followed in a channel's thread. Prints
  *   - API calls of a full cycle (every watch polled once) beside one GET per watch (naive);
- *   - CPU ms per cycle (process.cpuUsage of the app process only) of full sweeps over a whole
- *     hold, all together (the aim), and apart: the quiet sweeps and those where holds ended;
+ *   - CPU ms per full sweep (every watch polled once; process.cpuUsage of the app process only)
+ *     over a lease's span, all together (the aim), and apart: the quiet sweeps and those where
+ *     holds ended;
  *   - peak RSS of the app process;
  *   - latency from a state change in the emulator to its Slack post, p50/p99, in simulated time,
  *     and its two parts: until the poll that noticed it, and the wait for the channel's pace.
@@ -14,7 +15,7 @@
  * Exits 2 without figures when the run did not do its work (a sweep that did not poll every
  * watch or whose notifications were not all delivered before the next, a notification never
  * posted, a failed read, measured sweeps in which no hold ended), 1 when an aim is missed (≤ 50 ms
- * of CPU per full-sweep cycle and per latency-run cycle, change → post p99 ≤ the fast interval + 1 s).
+ * of CPU per full sweep and per latency-run cycle, change → post p99 ≤ the fast interval + 1 s).
  *
  * Processes: this launcher transpiles the sources (TypeScript's transpileModule) and runs the
  * app side as plain JavaScript with a capped heap, as a deployment would run `dist/`; the app
@@ -293,7 +294,7 @@ async function main(argv: string[]): Promise<void> {
     // simulated time: at the end of each hold (39–45 s) a poller renews the leases of its kept
     // watches or, for a quarter of them, writes them back, to be claimed again a sweep later, so a
     // lease's span holds every watch's hold end once. The aim is judged on all of them together
-    // (the cost of a cycle over time); the quiet sweeps (nothing claimed, no hold ended, no claim
+    // (the cost of a sweep over time); the quiet sweeps (nothing claimed, no hold ended, no claim
     // in the next) and the others are printed apart (bench/README.md, "Sweeps measured as they are").
     const CLOCK_SWEEP = 'warm, due by the clock';
     type Sweep = {
