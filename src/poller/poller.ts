@@ -276,7 +276,8 @@ export class Poller {
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
     // Claims first: kept watches due beyond the cycle's limits are still polled by the pages read
     // for their project (#quietReads), watches claimed after them were read again a cycle later.
-    const claimed = await this.#claim(owner, now, excludeProjects);
+    // Not so for a project its budget holds back: its kept watches due keep their place.
+    const claimed = await this.#claim(owner, now, excludeProjects, this.#keptDueOfLimitedProjects(now));
     const leases = new Map<string, Lease>();
     for (const watch of claimed) {
       // A claim is the store's word: a kept copy of the same watch (its lease ran out) is stale.
@@ -461,21 +462,26 @@ export class Poller {
   }
 
   /**
-   * Kept watches whose hold has ended: a share of them (`RELEASE_SHARE`, at random) are written
-   * and given back, so other replicas get their share of the watches; the others' leases are
-   * renewed in place for another hold, a chunk per store call, without a write of their state or
-   * a claim (what was polled since the claim is written when the watch is given back). A lease
+   * Kept watches whose hold has ended: most have their leases renewed in place for another hold,
+   * a chunk per store call, without a write of their state or a claim (what was polled since the
+   * claim is written when the watch is given back). A share of them (`RELEASE_SHARE`, at random)
+   * are written and given back, so other replicas get their share of the watches, and so is every
+   * one overdue (due and not polled this cycle: deferred by its project's budget, or left out by
+   * the limits), to take its place in the store's oldest-first queue. The renewed stay kept
+   * during the store call, so a hint (`pollNow`) that comes meanwhile still reaches them. A lease
    * the store refuses to renew (taken back or over meanwhile) is dropped; so is a chunk whose
    * renewal fails (its watches return to the queue when their leases run out).
    */
   async #endHolds(now: number, report: CycleReport): Promise<void> {
-    const ended = this.#takeKept((lease) => lease.releaseAt <= now);
-    if (ended.length === 0) return;
-    const release: Lease[] = [];
     const renew: Lease[] = [];
-    for (const lease of ended) (this.#random() < RELEASE_SHARE ? release : renew).push(lease);
-    report.released = release.length;
-    await this.#release(release);
+    const release: Lease[] = [];
+    this.#kept.forEach((lease) => {
+      if (lease.releaseAt > now) return;
+      (lease.watch.nextPollAt <= now || this.#random() < RELEASE_SHARE ? release : renew).push(lease);
+    });
+    const drop = (lease: Lease) => {
+      if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);
+    };
     const until = now + this.#options.leaseMs;
     for (let start = 0; start < renew.length; start += CHECK_CHUNK) {
       if (start > 0) await yieldToEventLoop();
@@ -488,23 +494,31 @@ export class Poller {
         );
       } catch (error) {
         this.#logger.error('could not renew kept leases; their watches return to the queue when the leases run out', { watches: chunk.length, error });
+        chunk.forEach(drop);
         continue;
       }
       chunk.forEach((lease, i) => {
-        if (!renewed[i]) return;
+        if (!renewed[i]) return drop(lease);
         lease.releaseAt = this.#releaseAt(now);
-        this.#kept.set(lease.watch.id, lease);
         report.renewed += 1;
       });
     }
+    report.released = release.length;
+    await this.#release(release);
   }
 
-  /** Removes and returns the kept leases that match. */
-  #takeKept(matches: (lease: Lease) => boolean): Lease[] {
-    const taken: Lease[] = [];
-    for (const lease of this.#kept.values()) if (matches(lease)) taken.push(lease);
-    for (const lease of taken) this.#kept.delete(lease.watch.id);
-    return taken;
+  /**
+   * How many kept watches are due in each project whose claims its budget limits
+   * (`#claimLimits`): the claim leaves them their room, so a budget-bound project polls its
+   * deferred and kept watches before it leases more.
+   */
+  #keptDueOfLimitedProjects(now: number): Map<string, number> {
+    const due = new Map<string, number>();
+    if (this.#claimLimits.size === 0) return due;
+    this.#kept.forEach(({ watch }) => {
+      if (watch.nextPollAt <= now && this.#claimLimits.has(watch.projectName)) due.set(watch.projectName, (due.get(watch.projectName) ?? 0) + 1);
+    });
+    return due;
   }
 
   /** Watches claimed or kept but not polled this cycle: kept (their holds end as every kept watch's do), given back without `keepLeases`. */
@@ -520,7 +534,15 @@ export class Poller {
   async #release(leases: readonly Lease[]): Promise<void> {
     for (const lease of leases) if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);
     const polled = leases.filter((lease) => lease.polledAt !== undefined);
-    await Promise.all(leases.filter((lease) => lease.polledAt === undefined).map((lease) => this.#store.releaseWatch(lease.watch.id, lease.owner)));
+    await Promise.all(
+      leases
+        .filter((lease) => lease.polledAt === undefined)
+        .map((lease) =>
+          this.#store.releaseWatch(lease.watch.id, lease.owner).catch((error: unknown) => {
+            this.#logger.warn('could not give a lease back; its watch returns to the queue when the lease runs out', { watchId: lease.watch.id, error });
+          }),
+        ),
+    );
     for (let start = 0; start < polled.length; start += this.#options.settleChunk) {
       if (start > 0) await yieldToEventLoop();
       await this.#write(
@@ -546,10 +568,10 @@ export class Poller {
    * loop between chunks: each chunk takes the next oldest due watches, within what the project
    * limits leave after the chunks before it.
    */
-  async #claim(owner: string, now: number, excludeProjects: readonly string[]): Promise<Watch[]> {
+  async #claim(owner: string, now: number, excludeProjects: readonly string[], reserved: ReadonlyMap<string, number>): Promise<Watch[]> {
     const { claimChunk, claimLimit, perProjectLimit, leaseMs } = this.#options;
     const claimed: Watch[] = [];
-    const taken = new Map<string, number>();
+    const taken = new Map(reserved);
     while (claimed.length < claimLimit) {
       if (claimed.length > 0) await yieldToEventLoop();
       const limit = Math.min(claimChunk, claimLimit - claimed.length);

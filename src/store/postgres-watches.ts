@@ -143,10 +143,22 @@ const CLEAR_REPOLL = `
   WHERE w.id = l.id AND w.lease_owner = l.owner AND w.ended_at IS NULL AND w.repoll_requested
   RETURNING w.id`;
 
-/** Extends the leases of ($2 ids, $3 owners) pairs to $1, each only while its owner still holds it. */
+/**
+ * Extends the leases of ($2 ids, $3 owners) pairs to $1, each only while its owner still holds
+ * it. As in COMPLETE_POLLS, the rows are found by primary key from the id array and locked in id
+ * order first (two writers of the same rows wait for each other instead of deadlocking).
+ */
 const RENEW_LEASES = `
-  UPDATE watches w SET lease_until = $1
-  FROM unnest($2::text[], $3::text[]) AS l(id, owner)
+  WITH leases AS (
+    SELECT * FROM unnest($2::text[], $3::text[]) AS l(id, owner)
+  ), locked AS (
+    SELECT w.id FROM watches w
+    WHERE w.id = ANY($2::text[])
+    ORDER BY w.id
+    FOR UPDATE
+  )
+  UPDATE watches w SET lease_until = $1::bigint
+  FROM leases l JOIN locked k ON k.id = l.id
   WHERE w.id = l.id AND w.lease_owner = l.owner AND w.ended_at IS NULL
   RETURNING w.id`;
 
@@ -296,9 +308,7 @@ export class PostgresWatchStore implements WatchStore {
 
   async renewLeases(leases: readonly WatchLease[], until: number): Promise<boolean[]> {
     if (leases.length === 0) return [];
-    // In id order, as completePolls locks its rows: two writers of the same rows then wait for each other instead of deadlocking.
-    const ordered = [...leases].sort((a, b) => (a.watchId < b.watchId ? -1 : a.watchId > b.watchId ? 1 : 0));
-    const { rows } = await this.pool.query<{ id: string }>(RENEW_LEASES, [until, ordered.map((l) => l.watchId), ordered.map((l) => l.owner)]);
+    const { rows } = await this.pool.query<{ id: string }>(RENEW_LEASES, [until, leases.map((l) => l.watchId), leases.map((l) => l.owner)]);
     const renewed = new Set(rows.map((row) => row.id));
     return leases.map((l) => renewed.has(l.watchId));
   }

@@ -701,6 +701,66 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect(await held('poller-1')).toBeGreaterThanOrEqual(10);
   });
 
+  it('reaches a kept watch with a hint that comes while its lease is being renewed', async () => {
+    const { store, counting } = counted();
+    let hinted = false;
+    const s: Setup = setup({
+      store: storeWith(counting, {
+        renewLeases: async (leases, until) => {
+          if (!hinted) {
+            hinted = true;
+            await s.poller.pollNow({ resourceId: 'A1' });
+          }
+          return counting.renewLeases(leases, until);
+        },
+      }),
+      keepLeases: true,
+    });
+    await keptArchive(s, store);
+    for (const at of [0, 3_000, 6_000, 12_000, 24_000]) {
+      jest.setSystemTime(T0 + at);
+      await s.poller.runCycle();
+    }
+    // Its next poll is due at 48 s; the hint during the renewal at 43 s makes it due at once.
+    jest.setSystemTime(T0 + 43_000);
+    expect(await s.poller.runCycle()).toMatchObject({ polled: 0, renewed: 1 });
+    jest.setSystemTime(T0 + 43_500);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1 });
+  });
+
+  it("gives back a kept watch still due at its hold's end (its project's budget held it back) instead of renewing it", async () => {
+    // Two requests, then next to none: one read of its session's streams per call.
+    const s = setup({ keepLeases: true, budget: { capacity: 2, refillPerSecond: 0.001 } });
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      s.service.setStreams('prod', `S${n}`, []);
+      const w = watchOf('sip', `CALL-${n}`, sipSnapshot(`ST-${n}`, T0), { sessionId: `S${n}` });
+      await s.store.addWatch(w);
+      ids.push(w.id);
+    }
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 3, polled: 2, deferred: 1 });
+    jest.setSystemTime(T0 + 43_000);
+    // All three are due and none could be polled since: given back, to be claimed oldest first by anyone.
+    expect(await s.poller.runCycle()).toMatchObject({ polled: 0, renewed: 0, released: 3 });
+    for (const id of ids) expect((await s.store.getWatch(id))?.leaseOwner).toBeUndefined();
+  });
+
+  it("leaves a budget-bound project's kept watches due their room before it claims more", async () => {
+    const s = setup({ keepLeases: true, budget: { capacity: 2, refillPerSecond: 1 } });
+    const addCall = async (n: number, nextPollAt: number) => {
+      s.service.setStreams('prod', `S${n}`, []);
+      await s.store.addWatch(watchOf('sip', `CALL-${n}`, sipSnapshot(`ST-${n}`, T0), { sessionId: `S${n}`, nextPollAt }));
+    };
+    for (let n = 1; n <= 20; n++) await addCall(n, T0 - n);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 20, polled: 2, deferred: 18 });
+    for (let n = 21; n <= 36; n++) await addCall(n, T0 + 1_000);
+    jest.setSystemTime(T0 + 2_000);
+    // 18 kept and due against a claim limit of 16 (twice what the budget served): nothing claimed,
+    // so the two polled are kept ones, and the new watches stay in the store for anyone.
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, polled: 2 });
+    expect((await s.store.listWatches({ kind: 'sip' })).filter((w) => Number(w.resourceId.slice(5)) > 20 && w.leaseOwner !== undefined)).toEqual([]);
+  });
+
   it('re-reads a watch an action took back: the stale copy neither polls nor writes, the claim after the action does', async () => {
     const s = setup({ keepLeases: true });
     const id = await addArchive(s, 'A1');

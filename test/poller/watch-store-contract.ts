@@ -471,7 +471,9 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         await store.addWatch(newWatch('w'));
         await store.claimDue('p', T0, 1, LEASE);
         await store.expedite({}, T0 + 500);
+        // At T0 + LEASE + 5 the lease has run out, and a claim then would take the watch; renewed then, it is still p's.
         expect(await store.renewLeases([{ watchId: 'w', owner: 'p' }], T0 + LEASE + 5 + LEASE)).toEqual([true]);
+        expect(await store.claimDue('p2', T0 + LEASE + 5, 1, LEASE)).toEqual([]);
         expect(await store.getWatch('w')).toMatchObject({ leaseOwner: 'p', repollRequested: true, leaseUntil: T0 + 2 * LEASE + 5 });
         expect(await store.checkLeases([{ watchId: 'w', owner: 'p' }])).toEqual(['repoll']);
       });
