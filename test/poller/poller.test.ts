@@ -424,6 +424,14 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     return { store, counting, calls };
   }
 
+  /** Claims and polls a quiet archive at 0, 3, 6, 12 and 24 s (its interval doubling), each poll kept: next due at 48 s. */
+  async function pollQuietUntilNextPollAt48s(s: Setup): Promise<void> {
+    for (const at of [0, 3_000, 6_000, 12_000, 24_000]) {
+      jest.setSystemTime(T0 + at);
+      expect(await s.poller.runCycle()).toMatchObject({ polled: 1 });
+    }
+  }
+
   async function keptArchive(s: Setup, store: MemoryWatchStore, id = 'A1'): Promise<string> {
     const a = archive({ id, createdAt: T0 });
     s.service.putArchive('prod', a);
@@ -607,10 +615,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     // random 0.5: not among the quarter given back; held 45 s less a sixteenth (42.2 s).
     const s = setup({ store: counting, keepLeases: true });
     const id = await keptArchive(s, store);
-    for (const at of [0, 3_000, 6_000, 12_000, 24_000]) {
-      jest.setSystemTime(T0 + at);
-      expect(await s.poller.runCycle()).toMatchObject({ polled: 1 });
-    }
+    await pollQuietUntilNextPollAt48s(s);
     jest.setSystemTime(T0 + 43_000);
     expect(await s.poller.runCycle()).toMatchObject({ polled: 0, renewed: 1, released: 0 });
     expect(await store.getWatch(id)).toMatchObject({ revision: 0, leaseOwner: 'poller-1:1', leaseUntil: T0 + 103_000 });
@@ -626,10 +631,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     // random 0: among the quarter given back, held the whole 45 s.
     const s = setup({ store: counting, keepLeases: true, random: () => 0 });
     const id = await keptArchive(s, store);
-    for (const at of [0, 3_000, 6_000, 12_000, 24_000]) {
-      jest.setSystemTime(T0 + at);
-      expect(await s.poller.runCycle()).toMatchObject({ polled: 1 });
-    }
+    await pollQuietUntilNextPollAt48s(s);
     jest.setSystemTime(T0 + 45_000);
     expect(await s.poller.runCycle()).toMatchObject({ polled: 0, renewed: 0, released: 1 });
     const written = await store.getWatch(id);
@@ -717,10 +719,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
       keepLeases: true,
     });
     await keptArchive(s, store);
-    for (const at of [0, 3_000, 6_000, 12_000, 24_000]) {
-      jest.setSystemTime(T0 + at);
-      await s.poller.runCycle();
-    }
+    await pollQuietUntilNextPollAt48s(s);
     // Its next poll is due at 48 s; the hint during the renewal at 43 s makes it due at once.
     jest.setSystemTime(T0 + 43_000);
     expect(await s.poller.runCycle()).toMatchObject({ polled: 0, renewed: 1 });
