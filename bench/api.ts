@@ -16,7 +16,7 @@
  * figures: every call answered 200 with the expected item ids, and the stand-in served exactly
  * the calls each client made.
  *
- *   npm run bench:api [-- --slice 500 --rounds 4 --concurrency 32]
+ *   npm run bench:api [-- --slice 500 --rounds 4 --concurrency 32 --only get]
  */
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     slice: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '32' },
+    /** Only the operations whose name starts with this (e.g. "get"); all of them otherwise. */
+    only: { type: 'string', default: '' },
   },
 });
 const SLICE_MS = Number(args.slice);
@@ -90,7 +92,7 @@ function listIds(prefix: 'a' | 'b', size: number): string[] {
   return Array.from({ length: size }, (_, i) => itemId(prefix, i));
 }
 
-const OPERATIONS: Operation[] = [
+const ALL_OPERATIONS: Operation[] = [
   {
     name: 'get archive',
     served: 'archive.get',
@@ -119,6 +121,12 @@ const OPERATIONS: Operation[] = [
     opentok: (ot) => promised<Item[]>((cb) => ot.listBroadcasts({ count: 1000 }, cb)),
   },
 ];
+
+const OPERATIONS = ALL_OPERATIONS.filter((operation) => operation.name.startsWith(args.only));
+if (OPERATIONS.length === 0) {
+  console.error(`bench:api: no operation's name starts with "${args.only}"; the operations: ${ALL_OPERATIONS.map((o) => o.name).join(', ')}`);
+  process.exit(1);
+}
 
 /** What the poller reads of every item of a page: its id. Checks them against the expected ids. */
 function readIds(operation: Operation, variant: string, items: Item[]): void {

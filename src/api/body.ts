@@ -7,7 +7,7 @@
  * the bytes instead (page-json.ts); every other parser reads `text`.
  */
 import { isAscii } from 'node:buffer';
-import type { Readable } from 'node:stream';
+import type { Dispatcher } from './undici';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
@@ -35,16 +35,14 @@ export class ResponseBody {
   }
 }
 
-/** Reads a response stream to its end. */
-export function readBody(stream: Readable): Promise<ResponseBody> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('error', reject);
-    stream.once('end', () => resolve(new ResponseBody(chunks)));
-    // Closed without an error before its end (once it has ended, the promise is settled already).
-    stream.once('close', () => reject(new Error('the response body closed before its end')));
-  });
+/**
+ * Reads a response body to its end. undici's own consumer takes the chunks as the socket pushes
+ * them, without a stream's flowing-mode events per chunk; it rejects when the body fails or
+ * closes before its end.
+ */
+export async function readBody(body: Pick<Dispatcher.ResponseData['body'], 'bytes'>): Promise<ResponseBody> {
+  const bytes = await body.bytes();
+  return new ResponseBody(bytes.length === 0 ? [] : [Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
 }
 
 /** Where the text begins: after a UTF-8 byte order mark, if there is one. */
