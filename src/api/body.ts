@@ -7,7 +7,7 @@
  * the bytes instead (page-json.ts); every other parser reads `text`.
  */
 import { isAscii } from 'node:buffer';
-import type { Dispatcher } from './undici';
+import type { Readable } from 'node:stream';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
@@ -35,14 +35,22 @@ export class ResponseBody {
   }
 }
 
-/**
- * Reads a response body to its end. undici's own consumer takes the chunks as the socket pushes
- * them, without a stream's flowing-mode events per chunk; it rejects when the body fails or
- * closes before its end.
- */
-export async function readBody(body: Pick<Dispatcher.ResponseData['body'], 'bytes'>): Promise<ResponseBody> {
-  const bytes = await body.bytes();
-  return new ResponseBody(bytes.length === 0 ? [] : [Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+/** Reads a response stream to its end, keeping its chunks as they came. */
+export function readBody(stream: Readable): Promise<ResponseBody> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('error', reject);
+    stream.once('end', () => {
+      ended = true;
+      resolve(new ResponseBody(chunks));
+    });
+    // 'close' follows every end: the error (a stack trace, microseconds) only when it came first.
+    stream.once('close', () => {
+      if (!ended) reject(new Error('the response body closed before its end'));
+    });
+  });
 }
 
 /** Where the text begins: after a UTF-8 byte order mark, if there is one. */
