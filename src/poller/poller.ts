@@ -245,12 +245,7 @@ export class Poller {
     const now = this.#clock();
     const matched = await this.#store.expedite(filter, now);
     const hint = ++this.#hintCount;
-    for (const lease of this.#kept.values()) {
-      if (!matchesFilter(lease.watch, filter)) continue;
-      lease.hintedAt = hint;
-      if (this.#polling.get(lease.watch.id) === lease) lease.repoll = true;
-      if (lease.watch.nextPollAt > now) lease.watch = { ...lease.watch, nextPollAt: now };
-    }
+    for (const lease of this.#kept.values()) if (matchesFilter(lease.watch, filter)) this.#hint(lease, hint, now);
     if (matched > 0) this.#ticker.trigger();
     return matched;
   }
@@ -272,7 +267,7 @@ export class Poller {
     const owner = `${this.#options.instanceId}:${++this.#cycles}`;
     // Before the claim: a change after it is in the next read. Nothing kept, nothing to learn (a
     // cursor left behind meanwhile reads back more, or answers incomplete, next time).
-    if (this.#options.holdMs > 0 && (this.#kept.size > 0 || this.#leaseCursor === undefined)) await this.#readLeaseChanges();
+    if (this.#options.holdMs > 0 && (this.#kept.size > 0 || this.#leaseCursor === undefined)) await this.#readLeaseChanges(now);
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
     // Claims first: kept watches due beyond the cycle's limits are still polled by the pages read
     // for their project (#quietReads), watches claimed after them were read again a cycle later.
@@ -287,7 +282,7 @@ export class Poller {
     const keptDue = this.#keptDue(now, excludeProjects, claimed);
     const early = this.#keptEarly(now, [...keptDue.map((l) => l.watch), ...claimed], this.#options.claimLimit - keptDue.length - claimed.length);
     const kept = [...keptDue, ...early].filter((lease) => this.#kept.get(lease.watch.id) === lease);
-    for (const lease of await this.#confirm(kept)) leases.set(lease.watch.id, lease);
+    for (const lease of await this.#confirm(kept, now)) leases.set(lease.watch.id, lease);
     report.claimed = claimed.length;
     report.kept = leases.size - claimed.length;
     this.#polling = leases;
@@ -403,12 +398,22 @@ export class Poller {
     return now + this.#schedule.fastMs / 2;
   }
 
+  /** A kept watch named by a hint: due now, and polled again if a read of it is under way (it may be older than the hint). */
+  #hint(lease: Lease, hint: number, now: number): void {
+    lease.hintedAt = hint;
+    if (this.#polling.get(lease.watch.id) === lease) lease.repoll = true;
+    if (lease.watch.nextPollAt > now) lease.watch = { ...lease.watch, nextPollAt: now };
+  }
+
   /**
-   * Marks the kept leases others touched since the last read (an action, an unwatch, a hint, a
-   * takeover), for `#confirm` to ask the store about; every kept lease when the log cannot tell
-   * (it no longer reaches back, it could not be read, or there was no cursor yet).
+   * Asks the store at once about the kept leases others touched since the last read (an action,
+   * an unwatch, a hint, a takeover): a hint given to another replica (the store flags the lease)
+   * makes the watch due now here, not when its own schedule says; an action or unwatch that took
+   * the lease back drops it. Every kept lease is marked for `#confirm` to ask about before its
+   * next poll instead when the log cannot tell (it no longer reaches back, it could not be read,
+   * or there was no cursor yet).
    */
-  async #readLeaseChanges(): Promise<void> {
+  async #readLeaseChanges(now: number): Promise<void> {
     const after = this.#leaseCursor;
     let changes: LeaseChanges;
     try {
@@ -423,24 +428,33 @@ export class Poller {
       for (const lease of this.#kept.values()) lease.unconfirmed = true;
       return;
     }
+    const touched = new Set<Lease>();
     for (const watchId of changes.watchIds) {
       const lease = this.#kept.get(watchId);
-      if (lease) lease.unconfirmed = true;
+      if (lease) touched.add(lease);
     }
+    if (touched.size > 0) await this.#check([...touched], now);
+  }
+
+  /** The kept leases due that still stand: those marked unconfirmed are checked first (`#check`). */
+  async #confirm(due: readonly Lease[], now: number): Promise<Lease[]> {
+    const unconfirmed = due.filter((lease) => lease.unconfirmed);
+    const standing = due.filter((lease) => !lease.unconfirmed);
+    if (unconfirmed.length > 0) standing.push(...(await this.#check(unconfirmed, now)));
+    return standing;
   }
 
   /**
-   * The kept leases that still stand: those others touched since they were confirmed are checked
-   * (an action, an unwatch or another poller may have taken one back), a read per chunk with a
-   * turn of the event loop between chunks; the rest stand. A lease that cannot be checked is
-   * dropped; its watch returns to the queue when the lease runs out.
+   * Asks the store about kept leases, a read per chunk with a turn of the event loop between
+   * chunks, and returns those that still stand: a lease lost (taken back or over) is dropped, one
+   * a hint flagged is due now (`#hint`). A lease that cannot be checked is dropped; its watch
+   * returns to the queue when the lease runs out.
    */
-  async #confirm(due: readonly Lease[]): Promise<Lease[]> {
-    const standing = due.filter((lease) => !lease.unconfirmed);
-    const unconfirmed = due.filter((lease) => lease.unconfirmed);
-    for (let start = 0; start < unconfirmed.length; start += CHECK_CHUNK) {
+  async #check(leases: readonly Lease[], now: number): Promise<Lease[]> {
+    const standing: Lease[] = [];
+    for (let start = 0; start < leases.length; start += CHECK_CHUNK) {
       if (start > 0) await yieldToEventLoop();
-      const chunk = unconfirmed.slice(start, start + CHECK_CHUNK);
+      const chunk = leases.slice(start, start + CHECK_CHUNK);
       let checks: Awaited<ReturnType<WatchStore['checkLeases']>>;
       try {
         checks = await this.#store.checkLeases(chunk.map((lease) => ({ watchId: lease.watch.id, owner: lease.owner })));
@@ -449,13 +463,15 @@ export class Poller {
         chunk.forEach((lease) => this.#kept.delete(lease.watch.id));
         continue;
       }
+      const hint = checks.includes('repoll') ? ++this.#hintCount : 0;
       chunk.forEach((lease, i) => {
         if (checks[i] === 'lost') {
           this.#kept.delete(lease.watch.id);
-        } else {
-          lease.unconfirmed = false;
-          standing.push(lease);
+          return;
         }
+        lease.unconfirmed = false;
+        if (checks[i] === 'repoll') this.#hint(lease, hint, now);
+        standing.push(lease);
       });
     }
     return standing;

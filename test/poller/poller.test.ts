@@ -804,6 +804,22 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect((await s.store.getWatch(id))?.repollRequested).toBe(false);
   });
 
+  it('polls a kept watch in its next cycle when another replica was hinted about it, not when its own schedule says', async () => {
+    const { store, counting, calls } = counted();
+    const s = setup({ store: counting, keepLeases: true });
+    const id = await keptArchive(s, store);
+    await pollQuietUntilNextPollAt48s(s);
+    // Stopped through the app on another replica: it hints, and the store flags the lease held here.
+    s.service.putArchive('prod', { ...archive({ id: 'A1', createdAt: T0 }), status: 'paused' });
+    jest.setSystemTime(T0 + 30_000);
+    expect(await store.expedite({ resourceId: 'A1' }, T0 + 30_000)).toBe(1);
+    jest.setSystemTime(T0 + 30_500);
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 0, kept: 1, polled: 1, transitions: 1 });
+    expect(calls).toEqual(['claim 1', 'check 1', 'write 1']);
+    expect(await store.getWatch(id)).toMatchObject({ lastState: { status: 'paused' }, repollRequested: false });
+    expect(store.allOutbox().map((row) => row.idempotencyKey)).toEqual([`${id}:archive:paused@0`]);
+  });
+
   it('polls a kept watch again at once when a hint arrives while it is being read, and only then', async () => {
     const s = setup({ keepLeases: true });
     const id = await addArchive(s, 'A1');
