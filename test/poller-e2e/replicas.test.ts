@@ -176,9 +176,22 @@ describePostgres('two poller replicas on one PostgreSQL', () => {
       }
       if (round === 14) {
         // Replica A crashes mid-poll, with its watches leased, and comes back as a new process.
-        const crashing = replica(storeWith(storeA, { completePolls: () => new Promise<boolean[]>(() => undefined) }), 'replica-a-crashing');
-        void crashing.poller.runCycle();
-        await new Promise((resolve) => setImmediate(resolve));
+        // It has taken its leases before the test goes on: at this point of the emulator's clock,
+        // whatever the machine's load, so they run out at the same point in every run.
+        let claimed!: () => void;
+        const leased = new Promise<void>((resolve) => (claimed = resolve));
+        const crashing = replica(
+          storeWith(storeA, {
+            claimDue: async (...args) => {
+              const watches = await storeA.claimDue(...args);
+              claimed();
+              return watches;
+            },
+            completePolls: () => new Promise<boolean[]>(() => undefined),
+          }),
+          'replica-a-crashing',
+        );
+        await Promise.race([leased, crashing.poller.runCycle()]);
         a = replica(await openStore(schema), 'replica-a-restarted');
       }
       if (round === 20) {
