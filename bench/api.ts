@@ -328,11 +328,12 @@ async function main(): Promise<void> {
       }
       const adapter = of('adapter');
       const toLimit = limit.perSecond / adapter.perSecond;
-      const toOpentok = adapter.perSecond / of('opentok-node').perSecond;
-      // The same ratios round by round: each round's slices ran minutes apart at most, so their
-      // spread is what the machine's drift does to one figure.
+      const opentok = of('opentok-node');
+      const toOpentok = adapter.perSecond / opentok.perSecond;
+      // The same ratios round by round: a round's slices run back to back, seconds apart, so the
+      // spread of the rounds is what the machine's drift does to one figure.
       const roundsToLimit = limit.perRound.map((perSecond, round) => perSecond / adapter.perRound[round]!);
-      const roundsToOpentok = adapter.perRound.map((perSecond, round) => perSecond / of('opentok-node').perRound[round]!);
+      const roundsToOpentok = adapter.perRound.map((perSecond, round) => perSecond / opentok.perRound[round]!);
       verdicts.push(
         `${pad(operation.name, 26)}  adapter ${toLimit.toFixed(2)}× the limit's time (aim ≤ 1.30×: ${toLimit <= 1.3 ? 'met' : 'MISSED'}; ${spread(roundsToLimit, 1.3)}), ` +
           `${toOpentok.toFixed(2)}× opentok-node's calls/s (aim ≥ 2×: ${toOpentok >= 2 ? 'met' : 'MISSED'}; ${spread(roundsToOpentok, 2)})`,
