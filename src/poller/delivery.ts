@@ -18,10 +18,12 @@
  * Pacing: the store hands out only the oldest pending row of each channel, and no reply of a
  * channel that had a reply delivered less than `channelIntervalMs` (1 s) ago, by whichever
  * replica: a channel receives at most one new message per second, Slack's limit for
- * chat.postMessage (card updates are not messages and go at once). A 429 defers
- * the row until Retry-After and with it only that channel; 5xx and network errors back off
- * exponentially; errors that retrying cannot fix (channel gone, not in channel, invalid blocks)
- * discard the row so it no longer blocks its channel.
+ * chat.postMessage (card updates are not messages and go at once). A round is due when the
+ * second of a channel this deliverer just posted to is up, so a reply paced behind another goes
+ * then rather than at the next tick. A 429 defers the row until Retry-After and with it only
+ * that channel; 5xx and network errors back off exponentially; errors that retrying cannot fix
+ * (channel gone, not in channel, invalid blocks) discard the row so it no longer blocks its
+ * channel.
  */
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { type BackoffConfig, type Random, exponentialBackoff } from './schedule';
@@ -184,6 +186,12 @@ export class OutboxDeliverer {
     Pick<DelivererOptions, 'instanceId' | 'channelIntervalMs' | 'batchLimit' | 'concurrency' | 'leaseMs' | 'postTimeoutMs' | 'retry' | 'maxAttempts'>
   >;
   #rounds = 0;
+  /**
+   * When channels this deliverer just posted a reply to may take the next (the reply's delivery
+   * plus the channel interval): a round is due then, so a reply paced behind another goes out
+   * when Slack allows, not up to a tick later (a wake by the poller restarts the tick).
+   */
+  #pacedUntil: number[] = [];
 
   constructor(options: DelivererOptions) {
     this.#store = options.store;
@@ -230,11 +238,14 @@ export class OutboxDeliverer {
    */
   async deliverOnce(): Promise<DeliveryReport> {
     const report: DeliveryReport = { claimed: 0, delivered: 0, recovered: 0, deferred: 0, discarded: 0 };
+    const startedAt = this.#clock();
     for (let pass = 0; pass < PASSES_PER_ROUND; pass++) {
       const done = await this.#pass();
       for (const key of Object.keys(report) as (keyof DeliveryReport)[]) report[key] += done[key];
       if (done.delivered + done.recovered === 0) break;
     }
+    this.#pacedUntil = this.#pacedUntil.filter((until) => until > startedAt);
+    if (this.#pacedUntil.length > 0) this.#ticker.runAgainWithin(this.#pacedUntil.reduce((a, b) => Math.min(a, b)) - this.#clock());
     return report;
   }
 
@@ -288,7 +299,9 @@ export class OutboxDeliverer {
   }
 
   async #mark(row: OutboxRow, owner: string, messageTs: string, outcome: 'delivered' | 'recovered'): Promise<Outcome> {
-    if (await this.#store.markDelivered(row.id, owner, { deliveredAt: this.#clock(), messageTs })) return outcome;
+    const deliveredAt = this.#clock();
+    if (row.payload.type === 'reply' && this.#settings.channelIntervalMs > 0) this.#pacedUntil.push(deliveredAt + this.#settings.channelIntervalMs);
+    if (await this.#store.markDelivered(row.id, owner, { deliveredAt, messageTs })) return outcome;
     // Someone else holds the row now; their check before posting finds this message.
     this.#logger.warn('outbox lease lost after delivering', { outboxId: row.id });
     return 'lost';

@@ -31,6 +31,9 @@ export class Ticker {
   #running: Promise<void> | undefined;
   #stopped = true;
   #runAgain = false;
+  /** Asked for during the run in progress (`runAgainWithin`): the next run's delay, if sooner than the interval. */
+  #nextWithin: number | undefined;
+  #inRun = false;
 
   constructor(
     private readonly name: string,
@@ -64,6 +67,16 @@ export class Ticker {
     this.#schedule(0);
   }
 
+  /**
+   * Asked during a run: the next run comes at most `ms` after this one ends, instead of the
+   * interval (a job that knows when its next piece of work becomes possible). Outside a run it
+   * does nothing: the timer then pending is the interval's or a trigger's, never later.
+   */
+  runAgainWithin(ms: number): void {
+    if (!this.#inRun) return;
+    this.#nextWithin = Math.min(this.#nextWithin ?? Infinity, Math.max(0, ms));
+  }
+
   #schedule(ms: number): void {
     this.#timer = this.timers.setTimeout(() => this.#run(), ms);
   }
@@ -75,6 +88,7 @@ export class Ticker {
 
   #run(): void {
     this.#timer = undefined;
+    this.#inRun = true;
     const run = (async () => {
       try {
         await this.job();
@@ -85,10 +99,13 @@ export class Ticker {
     this.#running = run;
     void run.then(() => {
       this.#running = undefined;
+      this.#inRun = false;
       if (this.#stopped) return;
       const again = this.#runAgain;
+      const within = this.#nextWithin;
       this.#runAgain = false;
-      this.#schedule(again ? 0 : this.intervalMs);
+      this.#nextWithin = undefined;
+      this.#schedule(again ? 0 : Math.min(this.intervalMs, within ?? Infinity));
     });
   }
 }

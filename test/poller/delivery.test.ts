@@ -114,6 +114,25 @@ describe('OutboxDeliverer', () => {
     ]);
   });
 
+  it("posts a paced reply when its channel's second is up, though a wake in between restarted the tick", async () => {
+    const store = new MemoryWatchStore();
+    const slack = new FakeSlack();
+    await seed(store, [reply('a'), reply('b'), reply('c')]);
+    const d = deliverer(store, slack, 'd1', { tickMs: 1_000 });
+    d.start();
+    await jest.advanceTimersByTimeAsync(500);
+    d.wake(); // the poller found other changes: a round at 500 ms, with nothing for C1 yet
+    await jest.advanceTimersByTimeAsync(1_000);
+    d.wake();
+    await jest.advanceTimersByTimeAsync(3_000);
+    await d.stop();
+    expect(slack.posts.map((p) => [p.text, p.at - T0])).toEqual([
+      ['text a', 0],
+      ['text b', 1_000],
+      ['text c', 2_000],
+    ]);
+  });
+
   it("updates a reply's card with the reply, not a round later; the next reply waits for the channel's second", async () => {
     const store = new MemoryWatchStore();
     const slack = new FakeSlack();
