@@ -69,8 +69,8 @@ export class Ticker {
 
   /**
    * Asked during a run: the next run comes at most `ms` after this one ends, instead of the
-   * interval (a job that knows when its next piece of work becomes possible). Outside a run it
-   * does nothing: the timer then pending is the interval's or a trigger's, never later.
+   * interval (a job that knows when its next piece of work becomes possible). Outside a run (the
+   * job called by hand) it does nothing.
    */
   runAgainWithin(ms: number): void {
     if (!this.#inRun) return;
