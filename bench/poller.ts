@@ -25,9 +25,9 @@
  * (PollerService), the adapter over HTTP, the WebClient poster over HTTP.
  *
  * Simulated time: the app and the emulator share one clock that moves 250 ms per step; the
- * poller runs a cycle every tick (500 ms) and the deliverer a round every second and after each
- * cycle that found changes, as their tickers do, so latencies are what a deployment would see,
- * without waiting for them.
+ * poller runs a cycle every tick (500 ms) and the deliverer a round every second, after each
+ * cycle that found changes and when the second of a channel it paced is up, as their tickers do,
+ * so latencies are what a deployment would see, without waiting for them.
  */
 import { fork } from 'node:child_process';
 import { RETRY_DEFAULT, VideoClient } from '../src/api';
@@ -445,7 +445,8 @@ async function main(argv: string[]): Promise<void> {
       }
       if (wake || now >= nextRound) {
         await service.deliverer.deliverOnce();
-        nextRound = now + 1_000;
+        // As its ticker does: the next round a second on, or sooner when a paced channel's second is up.
+        nextRound = Math.min(now + 1_000, service.deliverer.pacedRoundAt ?? Infinity);
       }
       sampleRss();
     }
@@ -544,7 +545,7 @@ async function main(argv: string[]): Promise<void> {
         `${quietSweeps.length} quiet sweeps${quietMedian === undefined ? '' : `, median ${ms(quietMedian)}`}; ` +
         `${holdEnds.length} sweeps where holds ended (leases renewed; a quarter of the watches written back, claimed again the sweep after)${holdEndMedian === undefined ? '' : `, median ${ms(holdEndMedian)}`}`,
       '',
-      `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (and after each cycle that found changes)`,
+      `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (after each cycle that found changes, and when a paced channel's second is up)`,
       `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}; all cycles ${ms(cycleCpu.reduce((sum, n) => sum + n, 0))}, ${ms(cycleCpu.reduce((sum, n) => sum + n, 0) / (latencyRunMs / 1000))} per simulated second`,
       `  event loop delay during the run: p50 ${loopDelay.percentileMs(50).toFixed(1)} ms, p99 ${loopDelay.percentileMs(99).toFixed(1)} ms, max ${loopDelay.maxMs.toFixed(1)} ms`,
       `  API calls: ${simulatedCalls.toLocaleString('en-US')} in ${options.seconds} s (${(simulatedCalls / options.seconds).toFixed(1)}/s; naive every ${settings.schedule.slowMs / 1000} s: ${((watched / settings.schedule.slowMs) * 1000).toFixed(0)}/s)`,

@@ -245,8 +245,14 @@ export class OutboxDeliverer {
       if (done.delivered + done.recovered === 0) break;
     }
     this.#pacedUntil = this.#pacedUntil.filter((until) => until > startedAt);
-    if (this.#pacedUntil.length > 0) this.#ticker.runAgainWithin(this.#pacedUntil.reduce((a, b) => Math.min(a, b)) - this.#clock());
+    const pacedRoundAt = this.pacedRoundAt;
+    if (pacedRoundAt !== undefined) this.#ticker.runAgainWithin(pacedRoundAt - this.#clock());
     return report;
+  }
+
+  /** When the next round is due for a channel whose second is up (what the ticker is asked for), if any. */
+  get pacedRoundAt(): number | undefined {
+    return this.#pacedUntil.length === 0 ? undefined : this.#pacedUntil.reduce((a, b) => Math.min(a, b));
   }
 
   /** The oldest pending row of each channel that may have one now, delivered. */
