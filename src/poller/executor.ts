@@ -1,8 +1,9 @@
 /**
  * Runs one project's request plan against a PollSource: every call first takes a token from
  * the project's budget, pages are read only while a scan still needs them, and GETs follow for
- * what the lists did not hold. The first failure or an empty budget ends the run; what was read
- * until then is kept.
+ * what the lists did not hold. A read that fails in passing (`PollSource.isPassing`) before any
+ * of its items was handed over is made once more at once, for another token. The first failure
+ * beyond that or an empty budget ends the run; what was read until then is kept.
  */
 import {
   type Fetched,
@@ -26,6 +27,8 @@ export interface Execution {
   /** `${kind}:${id}` of items a scan that ran did not hold, left unread when the budget ran out. */
   unread: string[];
   budgetExhausted: boolean;
+  /** Reads made again after failing in passing (counted in `requestsMade` too). */
+  retried: number;
   /** Set when a call failed; the calls after it were not made. */
   failure?: unknown;
 }
@@ -48,11 +51,20 @@ export async function executePlan(
   const fetched = emptyFetched();
   const scanPages = new Map<ListedKind, number>();
   let requestsMade = 0;
+  let retried = 0;
 
-  const call = async <T>(read: () => Promise<T>): Promise<T> => {
+  /** A read for a token; once more, for another, when it failed in passing and `untouched` (nothing of it handed over). */
+  const call = async <T>(read: () => Promise<T>, untouched: () => boolean = () => true): Promise<T> => {
     if (!takeToken()) throw new BudgetExhausted();
     requestsMade += 1;
-    return read();
+    try {
+      return await read();
+    } catch (error) {
+      if (!source.isPassing?.(error) || !untouched() || !takeToken()) throw error;
+      requestsMade += 1;
+      retried += 1;
+      return read();
+    }
   };
 
   /** One page, its items handed to `visit` as they are parsed (`listEach`) or once it has arrived. */
@@ -86,8 +98,10 @@ export async function executePlan(
     let pages = 0;
     let finished = false;
     try {
+      let handedOver = 0;
       // Each piece of a page as it is parsed: a page's items do not all live at once.
       const take = (items: readonly ListedResource[]): void => {
+        handedOver += items.length;
         // An index, not for…of: here each step of the iterator allocated its result.
         for (let i = 0; i < items.length; i++) {
           const item = items[i]!;
@@ -98,7 +112,11 @@ export async function executePlan(
         }
       };
       for (;;) {
-        const page = await call(() => readPage(scan.kind, offset, scan.pageSize, scan.sessionId, take));
+        handedOver = 0;
+        const page = await call(
+          () => readPage(scan.kind, offset, scan.pageSize, scan.sessionId, take),
+          () => handedOver === 0,
+        );
         if (pages === 0) startedScans.push(scan);
         pages += 1;
         offset += page.length;
@@ -135,7 +153,7 @@ export async function executePlan(
     else failure = error;
   }
   const unread = budgetExhausted ? planFallbacks(startedScans, fetched).map((g) => resourceKey(g.kind, g.id)) : [];
-  return { fetched, requestsMade, scanPages, unread, budgetExhausted, ...(failure !== undefined && { failure }) };
+  return { fetched, requestsMade, retried, scanPages, unread, budgetExhausted, ...(failure !== undefined && { failure }) };
 }
 
 /** A page of `source`, read with `listEach` where the source has it. */

@@ -638,6 +638,7 @@ export class Poller {
       leases = new Map([...leases, ...joined.map((lease): [string, Lease] => [lease.watch.id, lease])]);
     }
     report.requests += execution.requestsMade;
+    if (execution.retried > 0) this.#logger.info('read the video service again after a failure in passing', { project: projectName, reads: execution.retried });
     report.naiveRequests += naiveRequestCount(watches);
     execution.scanPages.forEach((pages, kind) => hints.scanPages.set(kind, pages));
     execution.unread.forEach((key) => hints.readByGet.add(key));

@@ -97,7 +97,8 @@ export interface ListAndGet<T, Q> {
  * The reads the poller makes, per project. Implementations resolve `undefined` (get) or an
  * empty list (streams) when the service answers that the thing does not exist, and reject only
  * for failures worth retrying later (server errors, timeouts, authentication problems): a
- * rejection backs off the whole project.
+ * rejection backs off the whole project (after one more try at once of a read that failed in
+ * passing, `isPassing`).
  */
 export interface PollSource {
   /** Newest first; filterable by session. */
@@ -110,6 +111,12 @@ export interface PollSource {
     /** The session's streams; empty when it has none (the service answers 404 then). */
     list(projectName: string, sessionId: string): Promise<readonly StreamRef[]>;
   };
+  /**
+   * Whether a rejection is a failure in passing that a second try at once may well not meet (a
+   * server error, a dropped connection): the read is then made again in the same cycle instead
+   * of backing off the project. Absent: no read is tried twice.
+   */
+  isPassing?(error: unknown): boolean;
 }
 
 /** Kinds of resource that have their own list and get endpoints. */

@@ -1,10 +1,11 @@
 /**
  * The PollSource backed by the Video Session Service adapter: one VideoClient per project.
- * Calls go out without the adapter's own retries — the poller's budget counts every request
- * and its per-project backoff decides when to try again — and "does not exist" answers become
+ * Calls go out without the adapter's own retries — the poller's budget counts every request,
+ * the executor tries a read that failed in passing once more, and its per-project backoff
+ * decides when to try again after that — and "does not exist" answers become
  * absent results instead of failures, so that one vanished resource never backs off a project.
  */
-import { type CallOptions, type VideoClient, VideoApiError, VideoNotFoundError, VideoValidationError } from '../api';
+import { type CallOptions, type VideoClient, VideoApiError, VideoConnectionError, VideoNotFoundError, VideoValidationError } from '../api';
 import type { PollSource } from './resources';
 
 export type PollClient = Pick<VideoClient, 'archives' | 'broadcasts' | 'render' | 'streams'>;
@@ -21,6 +22,16 @@ export interface VideoPollSourceOptions {
 function isAbsence(error: unknown): boolean {
   if (error instanceof VideoNotFoundError || error instanceof VideoValidationError) return true;
   return error instanceof VideoApiError && (error.status === 404 || error.status === 400);
+}
+
+/**
+ * Whether a failure is one a second try at once may well not meet: the service's 5xx, or a
+ * connection that dropped or could not be made. Not a 429 (its Retry-After asks to wait) nor a
+ * timeout (the try already took the whole time limit).
+ */
+export function isPassingFailure(error: unknown): boolean {
+  if (error instanceof VideoConnectionError) return true;
+  return error instanceof VideoApiError && error.status !== undefined && error.status >= 500;
 }
 
 async function unlessAbsent<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -54,5 +65,6 @@ export function videoPollSource(clientFor: (projectName: string) => PollClient, 
       // The service answers 404 for a session that has no stream (yet, or any more).
       list: async (project, sessionId) => (await unlessAbsent(() => clientFor(project).streams.list(sessionId, call)))?.items ?? [],
     },
+    isPassing: isPassingFailure,
   };
 }

@@ -74,13 +74,14 @@ describe('poller end to end when Slack or the video service fail for a while', (
     const rec = await recording();
     await t.poller!.step(3_000);
     await video().archives.stop(rec.started.id);
-    t.emulator.control.injectFault({ path: '/archive', kind: 'status', status: 503, count: 6 });
+    // Twelve failed reads: each attempt is a read and its second try at once (a 5xx may be in passing).
+    t.emulator.control.injectFault({ path: '/archive', kind: 'status', status: 503, count: 12 });
     const failedAt: number[] = [];
     for (let i = 0; i < 60 && threadTexts(t, rec.ts).length < 2; i++) {
       const { cycle } = await t.poller!.step(3_000);
       if (cycle.failedProjects.includes('prod')) failedAt.push(t.emulator.control.now());
     }
-    // One failed read per attempt, each attempt later than the one before (1 s, 2 s, 4 s, 8 s,
+    // Two failed reads per attempt, each attempt later than the one before (1 s, 2 s, 4 s, 8 s,
     // 16 s… apart, on 3 s steps).
     expect(failedAt).toHaveLength(6);
     const gaps = failedAt.slice(1).map((at, i) => at - failedAt[i]!);

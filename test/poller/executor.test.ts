@@ -168,4 +168,61 @@ describe('executePlan', () => {
     expect(run.requestsMade).toBe(2);
     expect(service.calls.map((c) => c.op)).toEqual(['renders.get']);
   });
+
+  describe('a read that failed in passing', () => {
+    const passing = new Error('HTTP 503');
+    /** The fake service, whose archive list fails first as `failures` say (items handed over before failing: `handed`). */
+    function flaky(failures: unknown[], handed = 0) {
+      const { service, at } = seededService();
+      const source = Object.create(service) as FakeVideoService & { isPassing(error: unknown): boolean };
+      source.isPassing = (error) => error === passing;
+      let lists = 0;
+      Object.defineProperty(source, 'archives', {
+        value: {
+          ...service.archives,
+          listEach: async (project: string, query: ListQuery, visit: (items: readonly ArchiveResource[]) => void) => {
+            const page = await service.archives.list(project, query);
+            const failure = failures[lists++];
+            if (failure !== undefined) {
+              if (handed > 0) visit(page.items.slice(0, handed));
+              throw failure;
+            }
+            visit(page.items);
+            return { count: page.count, length: page.items.length, last: page.items[page.items.length - 1] };
+          },
+        },
+      });
+      return { source, at, lists: () => lists };
+    }
+
+    it('is read once more at once, for another token, and the run goes on', async () => {
+      const { source, at, lists } = flaky([passing]);
+      let tokens = 0;
+      const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(3)] })), source, () => ++tokens > 0);
+      expect(run).toMatchObject({ requestsMade: 2, retried: 1, budgetExhausted: false });
+      expect(run.failure).toBeUndefined();
+      expect(run.fetched.resources.archive.has(at(3))).toBe(true);
+      expect([lists(), tokens]).toEqual([2, 2]);
+    });
+
+    it.each([
+      ['its second try fails too (no third)', [passing, passing], 0, passing],
+      ['the failure is not in passing (no second try)', [new Error('HTTP 403')], 0, new Error('HTTP 403')],
+      ['items were handed over before it failed (no second try)', [passing], 10, passing],
+    ])('ends the run with the failure when %s', async (_name, failures, handed, failure) => {
+      const { source, at, lists } = flaky(failures, handed);
+      const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(3)] })), source, always);
+      expect(run.failure).toEqual(failure);
+      expect(lists()).toBe(failures.length);
+      expect(run.retried).toBe(failures.length - 1);
+    });
+
+    it('is not read again without a token', async () => {
+      const { source, at, lists } = flaky([passing]);
+      let tokens = 1;
+      const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(3)] })), source, () => tokens-- > 0);
+      expect(run).toMatchObject({ failure: passing, requestsMade: 1, retried: 0, budgetExhausted: false });
+      expect(lists()).toBe(1);
+    });
+  });
 });

@@ -1,11 +1,11 @@
-import { VideoApiError, VideoClient, VideoNotFoundError } from '../../src/api';
+import { VideoApiError, VideoClient, VideoConnectionError, VideoNotFoundError, VideoRateLimitError, VideoTimeoutError } from '../../src/api';
 import { type RunningEmulator, startEmulator } from '../../src/emulator';
 import { ProjectBudgets } from '../../src/poller/budget';
 import { MemoryWatchStore } from '../../src/poller/memory-store';
 import { Poller } from '../../src/poller/poller';
 import { DEFAULT_SCHEDULE } from '../../src/poller/schedule';
 import { archiveSnapshot, broadcastSnapshot, sipSnapshot } from '../../src/poller/snapshot';
-import { type PollClient, videoPollSource } from '../../src/poller/video-source';
+import { type PollClient, isPassingFailure, videoPollSource } from '../../src/poller/video-source';
 import { createWatch } from '../../src/poller/watch';
 import { silentLogger, target } from './fakes';
 
@@ -37,6 +37,19 @@ describe('videoPollSource with a stub client', () => {
     });
     await expect(s.archives.get('prod', 'A1')).rejects.toMatchObject({ status: 500 });
     await expect(s.archives.list('prod', { offset: 0, count: 1000 })).rejects.toMatchObject({ status: 403 });
+  });
+
+  it.each([
+    ['a 500', new VideoApiError('server error', { status: 500 }), true],
+    ['a 503', new VideoApiError('service unavailable', { status: 503 }), true],
+    ['a dropped connection', new VideoConnectionError('GET /archive failed: connection lost (ECONNRESET)', { code: 'ECONNRESET' }), true],
+    ['a 429', new VideoRateLimitError('rate limited', { status: 429, retryAfterMs: 1_000 }), false],
+    ['a timeout', new VideoTimeoutError('GET /archive did not complete within 15000 ms', { code: 'ETIMEDOUT' }), false],
+    ['a 403', new VideoApiError('forbidden', { status: 403 }), false],
+    ['an error of another kind', new Error('boom'), false],
+  ])('says whether %s is a failure in passing', (_name, error, passing) => {
+    expect(isPassingFailure(error)).toBe(passing);
+    expect(videoPollSource(() => ({}) as PollClient).isPassing?.(error)).toBe(passing);
   });
 
   it('reads a session without streams as an empty list', async () => {
@@ -144,6 +157,52 @@ describe('the poller against the emulator, through the real adapter', () => {
     expect(text).toContain('Broadcast live on HLS and RTMP');
     expect(text).toContain("RTMP output 'yt' offline");
     expect(JSON.stringify(w.store.allOutbox()) + JSON.stringify(await w.store.listWatches({}))).not.toMatch(/SECRET|rtmps:/);
+  });
+
+  it.each([
+    ['a 500', { kind: 'status' as const, status: 500 }],
+    ['a dropped connection', { kind: 'reset' as const }],
+  ])('reads through %s in the same cycle, without backing the project off', async (_name, fault) => {
+    const w = world();
+    const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Weekly' });
+    await w.store.addWatch(
+      createWatch({
+        target: target(),
+        kind: 'archive',
+        resourceId: started.id,
+        sessionId: w.sessionId,
+        initialState: archiveSnapshot(started),
+        now: emu.control.now(),
+        maxAgeMs: 86_400_000,
+      }),
+    );
+    await w.client.archives.stop(started.id);
+    emu.control.injectFault({ method: 'GET', path: '/archive', ...fault });
+    const cycle = await w.pollAfter(1_000);
+    expect(cycle).toMatchObject({ failedProjects: [], requests: 2 });
+    expect(w.replies()).toEqual(['Recording stopped on request']);
+  });
+
+  it('backs the project off on a 429 (its Retry-After asks to wait), and reads it once the wait is over', async () => {
+    const w = world();
+    const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Weekly' });
+    await w.store.addWatch(
+      createWatch({
+        target: target(),
+        kind: 'archive',
+        resourceId: started.id,
+        sessionId: w.sessionId,
+        initialState: archiveSnapshot(started),
+        now: emu.control.now(),
+        maxAgeMs: 86_400_000,
+      }),
+    );
+    await w.client.archives.stop(started.id);
+    emu.control.injectFault({ method: 'GET', path: '/archive', kind: 'status', status: 429, retryAfterSeconds: 1 });
+    expect(await w.pollAfter(1_000)).toMatchObject({ failedProjects: ['prod'], requests: 1 });
+    expect(w.replies()).toEqual([]);
+    await w.pollAfter(2_000);
+    expect(w.replies()).toEqual(['Recording stopped on request']);
   });
 
   it('sees a SIP call connect and end through the session’s streams', async () => {
