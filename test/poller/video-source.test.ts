@@ -102,9 +102,9 @@ describe('the poller against the emulator, through the real adapter', () => {
     return { apiKey, client, sessionId, alice, camera, store, poller, replies, pollAfter };
   }
 
-  it('follows an archive through pause, resume, stop and processing', async () => {
-    const w = world();
-    const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Board <review>' });
+  /** An archive started in the world's session and watched. */
+  async function watchedArchive(w: ReturnType<typeof world>, name: string) {
+    const started = await w.client.archives.start({ sessionId: w.sessionId, name });
     await w.store.addWatch(
       createWatch({
         target: target(),
@@ -116,6 +116,19 @@ describe('the poller against the emulator, through the real adapter', () => {
         maxAgeMs: 86_400_000,
       }),
     );
+    return started;
+  }
+
+  /** A world with an archive watched, then stopped: its next poll has a change to report. */
+  async function stoppedWhileWatched(): Promise<ReturnType<typeof world>> {
+    const w = world();
+    await w.client.archives.stop((await watchedArchive(w, 'Weekly')).id);
+    return w;
+  }
+
+  it('follows an archive through pause, resume, stop and processing', async () => {
+    const w = world();
+    const started = await watchedArchive(w, 'Board <review>');
     await w.pollAfter(1_000);
     emu.control.unpublish(w.apiKey, w.sessionId, w.camera);
     await w.pollAfter(1_000);
@@ -163,20 +176,7 @@ describe('the poller against the emulator, through the real adapter', () => {
     ['a 500', { kind: 'status' as const, status: 500 }],
     ['a dropped connection', { kind: 'reset' as const }],
   ])('reads through %s in the same cycle, without backing the project off', async (_name, fault) => {
-    const w = world();
-    const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Weekly' });
-    await w.store.addWatch(
-      createWatch({
-        target: target(),
-        kind: 'archive',
-        resourceId: started.id,
-        sessionId: w.sessionId,
-        initialState: archiveSnapshot(started),
-        now: emu.control.now(),
-        maxAgeMs: 86_400_000,
-      }),
-    );
-    await w.client.archives.stop(started.id);
+    const w = await stoppedWhileWatched();
     emu.control.injectFault({ method: 'GET', path: '/archive', ...fault });
     const cycle = await w.pollAfter(1_000);
     expect(cycle).toMatchObject({ failedProjects: [], requests: 2 });
@@ -184,20 +184,7 @@ describe('the poller against the emulator, through the real adapter', () => {
   });
 
   it('backs the project off on a 429 (its Retry-After asks to wait), and reads it once the wait is over', async () => {
-    const w = world();
-    const started = await w.client.archives.start({ sessionId: w.sessionId, name: 'Weekly' });
-    await w.store.addWatch(
-      createWatch({
-        target: target(),
-        kind: 'archive',
-        resourceId: started.id,
-        sessionId: w.sessionId,
-        initialState: archiveSnapshot(started),
-        now: emu.control.now(),
-        maxAgeMs: 86_400_000,
-      }),
-    );
-    await w.client.archives.stop(started.id);
+    const w = await stoppedWhileWatched();
     emu.control.injectFault({ method: 'GET', path: '/archive', kind: 'status', status: 429, retryAfterSeconds: 1 });
     expect(await w.pollAfter(1_000)).toMatchObject({ failedProjects: ['prod'], requests: 1 });
     expect(w.replies()).toEqual([]);
