@@ -33,6 +33,7 @@ export class Ticker {
   #runAgain = false;
   /** Asked for during the run in progress (`runAgainWithin`): the next run's delay, if sooner than the interval. */
   #nextWithin: number | undefined;
+  /** True from the job's start: `#running` is assigned only once the job's first await returns. */
   #inRun = false;
 
   constructor(
