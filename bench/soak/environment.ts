@@ -242,9 +242,8 @@ async function main(): Promise<void> {
     }
   }
 
-  /** Messages whose button `channelButton` handed out: each is clicked once. */
-  const handedOut = new Set<string>();
-  const findButton = (blocks: unknown, actionId: string): string | undefined => {
+  /** The value of the first button with `actionId` (any button when undefined) in `blocks`. */
+  const findButton = (blocks: unknown, actionId: string | undefined): string | undefined => {
     if (Array.isArray(blocks)) {
       for (const block of blocks) {
         const found = findButton(block, actionId);
@@ -252,13 +251,30 @@ async function main(): Promise<void> {
       }
     } else if (blocks && typeof blocks === 'object') {
       const record = blocks as Record<string, unknown>;
-      if (record.action_id === actionId && typeof record.value === 'string') return record.value;
+      if ((actionId === undefined ? typeof record.action_id === 'string' : record.action_id === actionId) && typeof record.value === 'string')
+        return record.value;
       for (const value of Object.values(record)) {
         const found = typeof value === 'object' ? findButton(value, actionId) : undefined;
         if (found !== undefined) return found;
       }
     }
     return undefined;
+  };
+  /**
+   * Per channel, its messages with a button that `channelButton` has not handed out (each is
+   * clicked once), and how many of its messages were looked at: a lookup reads only what was
+   * posted since the one before. Reading the whole channel on every post while waiting for a
+   * notice (the commands' answers: tens of thousands an hour) made this process's CPU grow with
+   * the run until, 53 minutes into a 60-minute soak, it starved (bench/README.md, 2026-11-28).
+   */
+  const withButtons = new Map<string, { seen: number; open: StoredMessage[] }>();
+  const openButtons = (channel: string): StoredMessage[] => {
+    let entry = withButtons.get(channel);
+    if (entry === undefined) withButtons.set(channel, (entry = { seen: 0, open: [] }));
+    const fresh = slack.messages(channel, entry.seen);
+    entry.seen += fresh.length;
+    for (const message of fresh) if (findButton(message.blocks, undefined) !== undefined) entry.open.push(message);
+    return entry.open;
   };
 
   serve(
@@ -276,14 +292,14 @@ async function main(): Promise<void> {
         const actionId = String(msg.actionId);
         const mentions = String(msg.mentions);
         const deadline = Date.now() + Number(msg.timeoutMs);
-        const wanted = (m: StoredMessage) =>
-          !handedOut.has(m.ts) && findButton(m.blocks, actionId) !== undefined && JSON.stringify(m.blocks).includes(mentions);
+        const wanted = (m: StoredMessage) => findButton(m.blocks, actionId) !== undefined && JSON.stringify(m.blocks).includes(mentions);
         for (;;) {
           const since = slack.mark();
-          const found = slack.messages(channel).findLast(wanted);
-          if (found) {
-            handedOut.add(found.ts);
-            return { ts: found.ts, value: findButton(found.blocks, actionId) };
+          const open = openButtons(channel);
+          const index = open.findLastIndex(wanted);
+          if (index >= 0) {
+            const [found] = open.splice(index, 1);
+            return { ts: found!.ts, value: findButton(found!.blocks, actionId) };
           }
           const left = deadline - Date.now();
           if (left <= 0) return undefined;

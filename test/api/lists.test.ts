@@ -209,6 +209,8 @@ describe('listEach: a page handed over as it is parsed', () => {
     reply = { body: { count: 1000, items } };
     const error = await failure(client.archives.listEach({ count: 1000 }, () => undefined));
     expect(error.message).toMatch(/items: item 700 is not an object with a string id/);
+    // list parses its page whole, and says the same.
+    expect((await failure(client.archives.list({ count: 1000 }))).message).toMatch(/items: item 700 is not an object with a string id/);
   });
 
   test('a large body that stops being JSON fails as malformed, as list does', async () => {

@@ -104,8 +104,8 @@ export interface FakeSlack {
   failNext(method: string, fault: Fault, times?: number, when?: (body: Record<string, unknown>) => boolean): void;
   /** Holds the next call of `method` (matching `when`) until released, e.g. to act while it is in flight. */
   holdNext(method: string, when?: (body: Record<string, unknown>) => boolean): HeldCall;
-  /** Messages posted in a channel (thread replies included), oldest first, as last updated. */
-  messages(channelId: string): StoredMessage[];
+  /** Messages posted in a channel (thread replies included), oldest first, as last updated; from the `from`th on. */
+  messages(channelId: string, from?: number): StoredMessage[];
   /** The replies in a thread (without its parent), oldest first. */
   threadReplies(channelId: string, threadTs: string): StoredMessage[];
   /** Calls of `method` recorded after `since` (a sequence mark from `mark()`), oldest first. */
@@ -391,6 +391,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return { ...record.view, hash: record.hash, team_id: teamId };
   }
 
+  /** Where the records from `since` on begin (a list is in `seq` order): a long run's waits do not read it all. */
+  function firstAtOrAfter(list: readonly { seq: number }[], since: number): number {
+    let [low, high] = [0, list.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (list[middle]!.seq < since) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   function record<T extends { seq: number }>(list: T[], item: T, event: string): void {
     list.push(item);
     events.emit(event, item);
@@ -516,8 +527,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const since = options.since ?? 0;
     const timeoutMs = options.timeoutMs ?? 5_000;
     const test = (item: T): boolean => item.seq >= since && matches(item);
-    const found = list.find(test);
-    if (found) return Promise.resolve(found);
+    for (let i = firstAtOrAfter(list, since); i < list.length; i++) if (matches(list[i]!)) return Promise.resolve(list[i]!);
     return new Promise<T>((resolve, reject) => {
       const onItem = (item: T): void => {
         if (!test(item)) return;
@@ -569,7 +579,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       holds.push({ method, ...(when && { when }), arrived, released });
       return { arrived: arrivedPromise, release };
     },
-    messages: (channelId) => [...(stored.get(channelId) ?? [])],
+    messages: (channelId, from = 0) => (stored.get(channelId) ?? []).slice(from),
     threadReplies: (channelId, threadTs) => (stored.get(channelId) ?? []).filter((m) => m.threadTs === threadTs && m.ts !== threadTs),
     callsOf: (method, since = 0) => calls.filter((c) => c.method === method && c.seq >= since),
     mark: () => seq,
