@@ -49,10 +49,13 @@ export interface VisitedPage<T> {
  * young-generation collections (bench/README.md, "A kept page parsed whole").
  */
 export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<Page<z.output<S>>> {
-  return (body, _contentType, response) => {
-    const page = parseData(envelopeSchema, jsonValue(body.text));
-    return { count: page.count, items: lazyItems(page.items, item, response) };
-  };
+  return (body, _contentType, response) => wholePage(body, item, response);
+}
+
+/** The page parsed in one go: its envelope and every item's id checked, the rest of each item when first read. */
+function wholePage<S extends z.ZodType<object>>(body: ResponseBody, item: S, response: ResponseContext): Page<z.output<S>> {
+  const page = parseData(envelopeSchema, jsonValue(body.text));
+  return { count: page.count, items: lazyItems(page.items, item, response) };
 }
 
 /**
@@ -104,8 +107,8 @@ function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, resp
     },
   });
   if (inPieces) return count;
-  const page = parseData(envelopeSchema, jsonValue(body.text));
-  visit(lazyItems(page.items, item, response));
+  const page = wholePage(body, item, response);
+  visit(page.items);
   return page.count;
 }
 
