@@ -5,12 +5,9 @@
  * - a young generation of 2 MB semi-spaces instead of V8's default (up to 16 MB each), whose
  *   scavenges stay short with the small live set of a request;
  * - two glibc malloc arenas instead of up to eight per CPU, which the process's threads (the
- *   poller's, libuv's pool, V8's helpers) would each fill and keep;
- * - undici's HTTP parser (llhttp, WebAssembly) left on V8's baseline compiler: its tier-up to
- *   TurboFan, once per heap, takes ~20 MB of malloc'd compiler memory that the arena then keeps,
- *   and parsing HTTP is not where the adapter's time goes.
+ *   poller's, libuv's pool, V8's helpers) would each fill and keep.
  */
-export const DEPLOYMENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--no-wasm-tier-up'];
+export const DEPLOYMENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 
 export const DEPLOYMENT_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
