@@ -111,7 +111,8 @@ const INSERT_OUTBOX = `
           @payload, @created_at, @retry_at)
   ON CONFLICT (idempotency_key) DO NOTHING`;
 
-const CLAIM_OUTBOX = `
+/** Exported for the test that reads its query plan. */
+export const CLAIM_OUTBOX = `
   UPDATE outbox SET
     lease_owner      = @owner,
     lease_until      = @lease_until,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteMigrations } from '../../src/store/migrations/sqlite';
 import { MEMORY, SqliteStore } from '../../src/store/sqlite';
+import { CLAIM_OUTBOX } from '../../src/store/sqlite-watches';
 import { describeStoreContract } from './contract';
 
 describe('SqliteStore (in memory)', () => {
@@ -31,6 +32,33 @@ describe('SqliteStore (file)', () => {
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(sqliteMigrations.map((m) => m.version));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('claims the outbox through its pending rows, not by scanning every row ever delivered', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const store = new SqliteStore(path);
+    await store.migrate();
+    await store.close();
+
+    const db = new Database(path);
+    try {
+      const insert = db.prepare(
+        `INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, payload, created_at, retry_at, delivered_at)
+         VALUES (?, 'w', 't', 'T1', ?, '{"type":"reply"}', 0, 0, ?)`,
+      );
+      db.transaction(() => {
+        for (let i = 0; i < 2_000; i++) insert.run(`k${i}`, `C${i % 40}`, i < 1_990 ? 1_000 + i : null);
+      })();
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${CLAIM_OUTBOX}`).all({ owner: 'o', now: 5_000, limit: 50, lease_until: 6_000, paced_since: 4_000 }) as {
+          detail: string;
+        }[]
+      ).map((row) => row.detail);
+      expect(plan).toContain('SCAN o USING INDEX outbox_pending');
+      expect(plan).not.toContain('SCAN o');
     } finally {
       db.close();
     }

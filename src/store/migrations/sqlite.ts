@@ -234,4 +234,13 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX lease_changes_by_time ON lease_changes (logged_at);
     `,
   },
+  {
+    version: 11,
+    name: 'pending outbox rows in claim order (a claim no longer scans every row ever delivered)',
+    sql: `
+      -- Delivered rows stay (pacing and recovery read them). Without statistics SQLite claimed by
+      -- scanning the whole table in id order, which grew with every delivery (bench/README.md).
+      CREATE INDEX outbox_pending ON outbox (id) WHERE delivered_at IS NULL AND discarded_at IS NULL;
+    `,
+  },
 ];
