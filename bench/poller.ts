@@ -11,6 +11,7 @@
  *
  *   npm run bench:poller [-- --seconds 45 --changes 250 --slow 3]
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:poller     # + a V8 CPU profile of the app process
+ *   BENCH_SWEEP_PROF=/tmp/sweeps.cpuprofile npm run bench:poller   # + one of its measured sweeps only
  *
  * Exits 2 without figures when the run did not do its work (a sweep that did not poll every
  * watch or whose notifications were not all delivered before the next, a notification never
@@ -30,6 +31,8 @@
  * so latencies are what a deployment would see, without waiting for them.
  */
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { RETRY_DEFAULT, VideoClient } from '../src/api';
 import type { Archive } from '../src/api/archives';
 import type { Broadcast } from '../src/api/broadcasts';
@@ -360,6 +363,7 @@ async function main(argv: string[]): Promise<void> {
     const quietSweeps: Sweep[] = [];
     const holdEnds: Sweep[] = [];
     const measureFrom = now;
+    const sweepProfile = process.env.BENCH_SWEEP_PROF ? await startProfile() : undefined;
     for (let n = 1; n <= MIN_MEASURED_SWEEPS || now - measureFrom < HOLD_SPAN_MS; n++) {
       const sweep = await runSweep(`${CLOCK_SWEEP} (${n})`, 'by the clock');
       const before = measured.at(-1);
@@ -367,6 +371,7 @@ async function main(argv: string[]): Promise<void> {
       // Claims come the sweep after the holds ended, whose polls wrote a quarter of the watches back.
       if (before) (before.claimed === 0 && before.holdsEnded === 0 && sweep.claimed === 0 ? quietSweeps : holdEnds).push(before);
     }
+    if (sweepProfile) writeFileSync(process.env.BENCH_SWEEP_PROF!, JSON.stringify(await sweepProfile.stop()));
     const endedWhileMeasured = measured.reduce((sum, sweep) => sum + sweep.holdsEnded, 0);
     if (endedWhileMeasured < watched / 2) sweepProblems.push(`only ${endedWhileMeasured} holds ended in the ${measured.length} measured sweeps`);
 
@@ -562,6 +567,24 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await env.stop();
   }
+}
+
+/**
+ * A V8 CPU profile of this process from now until `stop` (the measured sweeps only: `--cpu-prof`
+ * covers the seeding and warm-up too). It holds the sweeps' delivery rounds as well, apart by their stacks.
+ */
+async function startProfile(): Promise<{ stop(): Promise<object> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      return profile;
+    },
+  };
 }
 
 /** `${team}:${channel}:${kind}:${resourceId}:${transitionKey}@${revision}` → `${resourceId}|${transitionKey}`. */
