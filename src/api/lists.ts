@@ -4,7 +4,8 @@
  * checked and normalised by its zod schema the first time a field other than `id` is read, and
  * the result kept. The poller reads the id of every item of pages of up to 1,000 and the fields
  * of the few it watches; validating every item on arrival cost about 10× the `JSON.parse` of the
- * page (bench/README.md, `bench:api`).
+ * page (bench/README.md, `bench:api`). A page kept for its caller (`lazyList`) is not even parsed
+ * item by item until an item is read (page-scan.ts).
  *
  * Items are Proxies over the item as received, so callers see plain objects of the schema's
  * output type: property reads, `in`, `Object.keys`, spreads and `JSON.stringify` all go through
@@ -12,10 +13,11 @@
  * VideoApiError its response would have thrown, naming the item.
  */
 import { z } from 'zod';
-import type { ResponseBody } from './body';
+import { type ResponseBody, decodeUtf8, textStart } from './body';
 import { VideoApiError } from './errors';
 import { type ResponseContext, type ResponseParser, jsonValue, parseData } from './http';
 import { parsePageInPieces } from './page-json';
+import { type ScannedPage, scanPage } from './page-scan';
 import type { Page } from './schemas';
 
 type WireItem = { readonly id: string } & Record<string, unknown>;
@@ -43,13 +45,21 @@ export interface VisitedPage<T> {
 }
 
 /**
- * A parser for a list page of items checked lazily against `item`. The page is parsed whole: its
- * caller keeps every item, so pieces would hold nothing less at once, and a page parsed in pieces
- * and then carried back through the call's `await`s cost about a quarter more CPU per call in
- * young-generation collections (bench/README.md, "A kept page parsed whole").
+ * A parser for a list page of items checked lazily against `item`. Its caller keeps the page and
+ * most often reads few items past their ids: the body is scanned (page-scan.ts), every item's id
+ * read and the JSON checked, and an item is parsed from its bytes when first read. A body that is
+ * not the usual page is parsed whole. (Pieces, as `visitPage` reads, cost more here: a page parsed
+ * in pieces and then carried back through the call's `await`s cost about a quarter more CPU per
+ * call in young-generation collections; bench/README.md, "A kept page parsed whole".)
  */
 export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<Page<z.output<S>>> {
-  return (body, _contentType, response) => wholePage(body, item, response);
+  return (body, _contentType, response) => {
+    const bytes = body.chunks.length === 1 ? body.chunks[0]! : Buffer.concat(body.chunks, body.byteLength);
+    const scanned = scanPage(bytes, textStart(bytes), bytes.length);
+    if (scanned === undefined) return wholePage(body, item, response);
+    const page = parseData(envelopeSchema, scanned.envelope);
+    return { count: page.count, items: scannedItems(bytes, scanned, item, response) };
+  };
 }
 
 /** The page parsed in one go: its envelope and every item's id checked, the rest of each item when first read. */
@@ -136,10 +146,73 @@ export function asReceived(item: object): Readonly<Record<string, unknown>> | un
   return (item as { [RECEIVED]?: Record<string, unknown> })[RECEIVED];
 }
 
+type Received = WireItem & { [CHECKED]?: { value: object } | { error: Error } };
+
 function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item: S, response: ResponseContext): z.output<S>[] {
-  type Item = z.output<S>;
-  type Checked = { value: Item } | { error: Error };
-  const full = (raw: WireItem & { [CHECKED]?: Checked }): Item => {
+  const handler = itemHandler<Received>(item, response, (raw) => raw);
+  return wire.map((raw) => new Proxy(raw, handler) as z.output<S>);
+}
+
+/**
+ * A scanned page's items as received, parsed a block at a time when first read: a caller that
+ * reads one item past its id often reads its neighbours too (a list shown in Slack), and one
+ * `JSON.parse` per item cost twice the parse of the whole page when every item was read.
+ */
+class ScannedItems {
+  readonly #bytes: Buffer;
+  readonly #page: ScannedPage;
+  readonly #received: (Received | undefined)[];
+
+  constructor(bytes: Buffer, page: ScannedPage) {
+    this.#bytes = bytes;
+    this.#page = page;
+    this.#received = new Array(page.ids.length);
+  }
+
+  /** Item `index` as received (the scan checked that its bytes are a JSON object with its string id). */
+  received(index: number): Received {
+    const known = this.#received[index];
+    if (known !== undefined) return known;
+    const from = index - (index % ITEMS_PER_PARSE);
+    const to = Math.min(from + ITEMS_PER_PARSE, this.#received.length) - 1;
+    // The items and what lies between them (commas, spaces) make an array once bracketed.
+    const block = JSON.parse(`[${decodeUtf8(this.#bytes, this.#page.starts[from]!, this.#page.ends[to]!)}]`) as Received[];
+    for (let i = 0; i < block.length; i++) this.#received[from + i] = block[i];
+    return block[index - from]!;
+  }
+}
+
+/** Items of a scanned page parsed together when one of them is first read. */
+const ITEMS_PER_PARSE = 50;
+
+/** An item of a scanned page (a plain object: what its Proxy answers for a prototype is its target's). */
+interface ScannedItem {
+  readonly id: string;
+  readonly items: ScannedItems;
+  readonly index: number;
+}
+
+const receivedOf = (target: ScannedItem): Received => target.items.received(target.index);
+
+function scannedItems<S extends z.ZodType<object>>(bytes: Buffer, page: ScannedPage, item: S, response: ResponseContext): z.output<S>[] {
+  const handler = itemHandler<ScannedItem>(item, response, receivedOf);
+  const received = new ScannedItems(bytes, page);
+  const items: z.output<S>[] = new Array(page.ids.length);
+  for (let i = 0; i < items.length; i++) items[i] = new Proxy({ id: page.ids[i]!, items: received, index: i }, handler) as unknown as z.output<S>;
+  return items;
+}
+
+/**
+ * What an item's Proxy does: `id` from the target, the item as received from `received`, and
+ * every other read from the item checked against `item` (once; the outcome kept on it).
+ */
+function itemHandler<T extends { readonly id: string }>(
+  item: z.ZodType<object>,
+  response: ResponseContext,
+  received: (target: T) => Received,
+): ProxyHandler<T> {
+  const full = (target: T): object => {
+    const raw = received(target);
     let result = raw[CHECKED];
     if (result === undefined) {
       try {
@@ -152,14 +225,13 @@ function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item:
     if ('error' in result) throw result.error;
     return result.value;
   };
-  const handler: ProxyHandler<WireItem> = {
-    get: (raw, key) => (key === 'id' ? raw.id : key === RECEIVED ? raw : Reflect.get(full(raw), key)),
-    has: (raw, key) => key === 'id' || Reflect.has(full(raw), key),
-    ownKeys: (raw) => Reflect.ownKeys(full(raw)),
-    getOwnPropertyDescriptor: (raw, key) => Reflect.getOwnPropertyDescriptor(full(raw), key),
-    set: (raw, key, value) => Reflect.set(full(raw), key, value),
-    defineProperty: (raw, key, descriptor) => Reflect.defineProperty(full(raw), key, descriptor),
-    deleteProperty: (raw, key) => Reflect.deleteProperty(full(raw), key),
+  return {
+    get: (target, key) => (key === 'id' ? target.id : key === RECEIVED ? received(target) : Reflect.get(full(target), key)),
+    has: (target, key) => key === 'id' || Reflect.has(full(target), key),
+    ownKeys: (target) => Reflect.ownKeys(full(target)),
+    getOwnPropertyDescriptor: (target, key) => Reflect.getOwnPropertyDescriptor(full(target), key),
+    set: (target, key, value) => Reflect.set(full(target), key, value),
+    defineProperty: (target, key, descriptor) => Reflect.defineProperty(full(target), key, descriptor),
+    deleteProperty: (target, key) => Reflect.deleteProperty(full(target), key),
   };
-  return wire.map((raw) => new Proxy(raw, handler) as Item);
 }

@@ -1,0 +1,204 @@
+import { parseArchiveList } from '../../src/api/archives';
+import { ResponseBody } from '../../src/api/body';
+import { responseContext } from '../../src/api/http';
+import { asReceived } from '../../src/api/lists';
+import { type ScannedPage, scanPage } from '../../src/api/page-scan';
+import { mulberry32 } from '../../src/emulator/insights/random';
+
+const NAMES = ['rec', 'Réunion d’équipe', '会议', '🎥 stand-up', 'a "quoted" }, {"id": "name"', 'back\\slash', 'tab\tnew\nline', '\u0001\u001f'];
+
+function archive(i: number, next: () => number): Record<string, unknown> {
+  return {
+    id: i % 7 === 3 ? `ïd-${i}-"q"\\` : `b8f5c7e2-1234-4abc-9def-${String(i).padStart(12, '0')}`,
+    status: next() < 0.5 ? 'started' : 'available',
+    name: `${NAMES[i % NAMES.length]}-${i}`,
+    createdAt: 1_700_000_000_000 + i,
+    duration: Math.floor(next() * 1000),
+    size: next() < 0.1 ? -1.5e-3 : Math.floor(next() * 1e9),
+    url: next() < 0.3 ? null : `https://example.com/a/${i}.mp4`,
+    hasAudio: next() < 0.5,
+    // Nested objects whose first key is "id", like an item's.
+    streams: Array.from({ length: Math.floor(next() * 4) }, (_v, k) => ({ id: `s${k}`, streamId: `stream-${i}-${k}`, hasVideo: k % 2 === 0 })),
+    outputs: { hls: {}, rtmp: [[], [{}]] },
+  };
+}
+
+const PRINTERS: [string, (value: unknown) => string][] = [
+  ['compact', (v) => JSON.stringify(v)],
+  ['indented', (v) => JSON.stringify(v, null, 2)],
+  ['with CRLF and tabs', (v) => JSON.stringify(v, null, '\t').replace(/\n/g, '\r\n')],
+  // Some letters of every string, keys too, written as \u escapes.
+  [
+    'with escaped ASCII',
+    (v) =>
+      JSON.stringify(v).replace(/"(?:[^"\\]|\\.)*"/g, (s) =>
+        s.replace(/[a-z]/g, (c) => (c.charCodeAt(0) % 5 === 0 ? `\\u00${c.charCodeAt(0).toString(16)}` : c)),
+      ),
+  ],
+  ['with a byte order mark', (v) => `\uFEFF${JSON.stringify(v)}`],
+];
+
+function scan(text: string): ScannedPage | undefined {
+  const bytes = Buffer.from(text);
+  const start = text.startsWith('\uFEFF') ? 3 : 0;
+  return scanPage(bytes, start, bytes.length);
+}
+
+/** What the scan found, built back: the page as JSON.parse gives it. */
+function rebuilt(text: string, page: ScannedPage): unknown {
+  const bytes = Buffer.from(text);
+  const items = page.starts.map((start, i) => JSON.parse(bytes.toString('utf8', start, page.ends[i])));
+  return { ...page.envelope, items };
+}
+
+describe('a list page scanned without building its items', () => {
+  test.each(PRINTERS)('%s: every item found whole, with the id JSON.parse gives it, and the envelope', (_name, print) => {
+    for (let seed = 1; seed <= 5; seed++) {
+      const next = mulberry32(seed);
+      const page = {
+        count: 5000 + seed,
+        next: { items: ['not these'] },
+        items: Array.from({ length: 50 + seed * 60 }, (_v, i) => archive(i, next)),
+        after: [1, 'x'],
+      };
+      const text = print(page);
+      const parsed = JSON.parse(text.replace(/^\uFEFF/, '')) as typeof page;
+      const scanned = scan(text);
+      expect(scanned).toBeDefined();
+      expect(scanned!.ids).toEqual(parsed.items.map((item) => item.id));
+      expect(rebuilt(text, scanned!)).toEqual(parsed);
+      expect(scanned!.envelope).toEqual({ ...parsed, items: [] });
+    }
+  });
+
+  test('the last of an item’s ids counts, as in JSON.parse; ids of nested objects do not', () => {
+    const text = '{"items":[{"id":"first","nested":{"id":"inner"},"id":"last"},{"streams":[{"id":"x"}],"id":"\\u00e9t\\u00e9"}],"count":2}';
+    expect(scan(text)?.ids).toEqual(['last', 'été']);
+    expect(scan('{"items":[{"\\u0069d":"escaped key"}],"count":1}')?.ids).toEqual(['escaped key']);
+  });
+
+  test('an empty page', () => {
+    expect(scan(' {"count": 0, "items": [ ] } ')).toEqual({ envelope: { count: 0, items: [] }, ids: [], starts: [], ends: [] });
+  });
+
+  test.each([
+    ['not an object', '[{"id":"a"}]'],
+    ['no items', '{"count":1}'],
+    ['an empty object', '{}'],
+    ['items that are not an array', '{"count":1,"items":{"id":"a"}}'],
+    ['an item that is not an object', '{"count":2,"items":[{"id":"a"},"b"]}'],
+    ['an item without an id', '{"count":2,"items":[{"id":"a"},{"name":"b"}]}'],
+    ['an id that is not a string', '{"count":1,"items":[{"id":7}]}'],
+    ['a string id replaced by a later one that is not', '{"count":1,"items":[{"id":"a","id":null}]}'],
+    ['two items members', '{"items":[{"id":"a"}],"count":1,"items":[{"id":"b"}]}'],
+    ['nesting deeper than the scan follows', `{"count":1,"items":[{"id":"a","deep":${'['.repeat(300)}${']'.repeat(300)}}]}`],
+  ])('%s: left to the whole-body parse', (_name, text) => {
+    expect(() => JSON.parse(text)).not.toThrow();
+    expect(scan(text)).toBeUndefined();
+  });
+
+  test.each([
+    ['cut short', '{"count":1,"items":[{"id":"a","n":1}]'],
+    ['a trailing comma', '{"count":1,"items":[{"id":"a",}]}'],
+    ['a raw control character in a string', '{"count":1,"items":[{"id":"a\u0001"}]}'],
+    ['a bad escape', '{"count":1,"items":[{"id":"a","n":"\\x41"}]}'],
+    ['a short unicode escape', '{"count":1,"items":[{"id":"a","n":"\\u12"}]}'],
+    ['a number with a leading zero', '{"count":01,"items":[{"id":"a"}]}'],
+    ['a bare minus', '{"count":1,"items":[{"id":"a","n":-}]}'],
+    ['a fraction without digits', '{"count":1,"items":[{"id":"a","n":1.}]}'],
+    ['an exponent without digits', '{"count":1,"items":[{"id":"a","n":1e+}]}'],
+    ['a misspelt literal', '{"count":1,"items":[{"id":"a","n":nul}]}'],
+    ['something after the page', '{"count":1,"items":[{"id":"a"}]} x'],
+    ['a single-quoted string', '{\'count\':1,"items":[{"id":"a"}]}'],
+  ])('%s: not JSON, so not a page', (_name, text) => {
+    expect(() => JSON.parse(text)).toThrow();
+    expect(scan(text)).toBeUndefined();
+  });
+
+  test('a page the scan takes is always JSON, and exactly what JSON.parse gives (random edits of a page)', () => {
+    const next = mulberry32(99);
+    const base = JSON.stringify({ count: 3, items: [archive(1, next), archive(3, next), archive(5, next)] }, null, 1);
+    const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', '1', '-', '.', 'e', 'u', 'n', 't', 'é', '\n'];
+    let taken = 0;
+    let refused = 0;
+    for (let round = 0; round < 4000; round++) {
+      let text = base;
+      for (let edits = 1 + Math.floor(next() * 3); edits > 0; edits--) {
+        const at = Math.floor(next() * text.length);
+        const c = alphabet[Math.floor(next() * alphabet.length)]!;
+        const how = next();
+        text =
+          how < 0.4 ? text.slice(0, at) + text.slice(at + 1) : how < 0.7 ? text.slice(0, at) + c + text.slice(at) : text.slice(0, at) + c + text.slice(at + 1);
+      }
+      // As a body arrives: bytes (an edit that split a surrogate pair leaves U+FFFD, as decoding does).
+      text = Buffer.from(text).toString();
+      const scanned = scan(text);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        expect(scanned).toBeUndefined();
+        refused += 1;
+        continue;
+      }
+      if (scanned === undefined) continue;
+      taken += 1;
+      expect(rebuilt(text, scanned)).toEqual(parsed);
+      expect(scanned.ids).toEqual((parsed as { items: { id: string }[] }).items.map((item) => item.id));
+    }
+    // The edits both broke pages and left many whole: the comparison above ran on both kinds.
+    expect(refused).toBeGreaterThan(1000);
+    expect(taken).toBeGreaterThan(300);
+  });
+});
+
+describe('a list kept by its caller (lazyList), its items parsed when read', () => {
+  const context = responseContext('GET', '/v2/project/k/archive', 200, () => []);
+  const items = Array.from({ length: 1000 }, (_v, i) => ({
+    id: `b8f5c7e2-1234-4abc-9def-${String(i).padStart(12, '0')}`,
+    sessionId: 'SESSIONID',
+    name: i === 500 ? 'Réunion 🎥' : `rec-${i}`,
+    status: 'available',
+    createdAt: 1_395_187_930_000 + i,
+    duration: 22,
+    size: 2_909_274,
+    reason: '',
+    url: null,
+    extraField: { kept: true },
+  }));
+
+  test('ids without a parse, fields checked and normalised as before, the item as received', () => {
+    const text = JSON.stringify({ count: 1000, items });
+    // Chunks as a socket delivers them, one cutting through the UTF-8 of item 500's name.
+    const bytes = Buffer.from(text);
+    const cut = bytes.indexOf('🎥');
+    const page = parseArchiveList(new ResponseBody([bytes.subarray(0, cut + 2), bytes.subarray(cut + 2)]), 'application/json', context);
+    expect(page.count).toBe(1000);
+    expect(page.items.map((item) => item.id)).toEqual(items.map((item) => item.id));
+    expect(page.items[500]!.name).toBe('Réunion 🎥');
+    expect(page.items[999]!.status).toBe('available');
+    expect(asReceived(page.items[3]!)).toEqual(items[3]);
+    expect(JSON.parse(JSON.stringify(page.items[7]))).toMatchObject({ id: items[7]!.id, status: 'available', duration: 22 });
+  });
+
+  test('every item read, in any order, is the item sent (items parsed a block at a time, the last block short)', () => {
+    const sent = [...items, ...items.slice(0, 3).map((item) => ({ ...item, id: `${item.id}-more`, status: 'started' }))];
+    const page = parseArchiveList(ResponseBody.fromText(JSON.stringify({ count: sent.length, items: sent }, null, 2)), 'application/json', context);
+    const read = [...page.items].reverse().map((item) => asReceived(item));
+    expect(read.reverse()).toEqual(sent);
+    expect(page.items.map((item) => item.status)).toEqual(sent.map((item) => item.status));
+  });
+
+  test('a malformed item fails when it is read, naming itself; the others read', () => {
+    const text = JSON.stringify({ count: 1000, items: items.map((item, i) => (i === 10 ? { ...item, duration: 'long' } : item)) });
+    const page = parseArchiveList(ResponseBody.fromText(text), 'application/json', context);
+    expect(page.items[10]!.id).toBe(items[10]!.id);
+    expect(() => page.items[10]!.status).toThrow(/item "b8f5c7e2-1234-4abc-9def-000000000010"/);
+    expect(page.items[11]!.status).toBe('available');
+  });
+
+  test('a body that is not JSON fails as malformed, as before', () => {
+    const text = JSON.stringify({ count: 1000, items }).slice(0, -100);
+    expect(() => parseArchiveList(ResponseBody.fromText(text), 'application/json', context)).toThrow('malformed response: body is not valid JSON');
+  });
+});
