@@ -7,6 +7,7 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  HistoryRetention,
   LeaseChangeCursor,
   LeaseChanges,
   LeaseCheck,
@@ -14,6 +15,7 @@ import type {
   OutboxClaimOptions,
   OutboxRow,
   PollOutcome,
+  PrunedHistory,
   Watch,
   WatchFilter,
   WatchLease,
@@ -260,6 +262,27 @@ export class MemoryWatchStore implements WatchStore {
 
   async listOutbox(watchId: string): Promise<OutboxRow[]> {
     return [...this.#outbox.values()].filter((row) => row.watchId === watchId).map(copy);
+  }
+
+  async pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory> {
+    const pruned: PrunedHistory = { outboxRows: 0, watches: 0 };
+    const outboxBefore = now - retention.outboxMs;
+    for (const row of this.#outbox.values()) {
+      if (pruned.outboxRows >= limit) break;
+      if ((row.deliveredAt ?? row.discardedAt ?? Infinity) >= outboxBefore) continue;
+      this.#outbox.delete(row.id);
+      this.#keys.delete(row.idempotencyKey);
+      pruned.outboxRows += 1;
+    }
+    const watchesBefore = now - retention.endedWatchMs;
+    const withRows = new Set([...this.#outbox.values()].map((row) => row.watchId));
+    for (const watch of this.#watches.values()) {
+      if (pruned.watches >= limit) break;
+      if (watch.endedAt === undefined || watch.endedAt >= watchesBefore || withRows.has(watch.id)) continue;
+      this.#watches.delete(watch.id);
+      pruned.watches += 1;
+    }
+    return pruned;
   }
 
   /** Every outbox row in id order; for tests and diagnostics. */

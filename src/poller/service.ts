@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import { ProjectBudgets } from './budget';
 import { cardRenderer } from './cards';
 import { type DelivererOptions, OutboxDeliverer, type SlackPoster } from './delivery';
+import { HistoryPruner } from './history';
 import { HomeRefresher } from './home-refresh';
 import { type CycleReport, Poller, type PollerOptions } from './poller';
 import { type Clock, type Timers, systemClock } from './runtime';
@@ -88,6 +89,7 @@ class WakingPoller extends Poller {
 export class PollerService {
   readonly poller: Poller;
   readonly deliverer: OutboxDeliverer;
+  readonly history: HistoryPruner;
   readonly instanceId: string;
   readonly #logger: Logger;
   #started = false;
@@ -126,6 +128,7 @@ export class PollerService {
       ...(options.random && { random: options.random }),
       ...options.deliverer,
     });
+    this.history = new HistoryPruner({ store, logger: this.#logger, clock, ...(options.timers && { timers: options.timers }) });
   }
 
   start(): void {
@@ -133,17 +136,18 @@ export class PollerService {
     this.#started = true;
     this.poller.start();
     this.deliverer.start();
+    this.history.start();
     this.#logger.info('poller started');
   }
 
   /**
-   * Stops both loops after the work in progress: the cycle's watches are completed or
-   * released and the round's rows marked or deferred, so no lease of this process is left.
+   * Stops the loops after the work in progress: the cycle's watches are completed or released
+   * and the round's rows marked or deferred, so no lease of this process is left.
    */
   async stop(): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
-    await Promise.all([this.poller.stop(), this.deliverer.stop()]);
+    await Promise.all([this.poller.stop(), this.deliverer.stop(), this.history.stop()]);
     this.#logger.info('poller stopped');
   }
 

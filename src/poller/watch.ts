@@ -185,6 +185,27 @@ export interface LeaseChanges {
   complete: boolean;
 }
 
+/**
+ * How long finished work stays in the store (`pruneHistory`). Delivered and discarded
+ * notifications matter for minutes (an idempotency key holds off a second copy of a poll written
+ * twice), ended watches for as long as someone may act on their cards (an action redraws every
+ * card of its resource, `applyToCards`) or look for a session's channel by them.
+ */
+export interface HistoryRetention {
+  outboxMs: number;
+  endedWatchMs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export const HISTORY_RETENTION: HistoryRetention = { outboxMs: 7 * DAY_MS, endedWatchMs: 30 * DAY_MS };
+
+/** What one `pruneHistory` deleted. */
+export interface PrunedHistory {
+  outboxRows: number;
+  watches: number;
+}
+
 export interface WatchFilter {
   projectName?: string;
   kind?: WatchKind;
@@ -319,7 +340,8 @@ export interface ClaimOptions {
  *   WHERE ended_at IS NULL AND lease_until IS NULL merged with watches(lease_until) WHERE ended_at
  *   IS NULL AND lease_until IS NOT NULL (leases that ran out), so kept leases are not walked past; outbox(team_id, channel_id, id) WHERE delivered_at IS NULL AND
  *   discarded_at IS NULL; outbox(team_id, channel_id, delivered_at) WHERE delivered_at IS NOT
- *   NULL (pacing); UNIQUE outbox(idempotency_key).
+ *   NULL (pacing); UNIQUE outbox(idempotency_key); for `pruneHistory`,
+ *   outbox(coalesce(delivered_at, discarded_at)) and watches(ended_at), each WHERE not NULL.
  * - SQLite (one process owns the file). The same statements without `FOR UPDATE … SKIP LOCKED`
  *   (SQLite has no row locks): run each method in a `BEGIN IMMEDIATE` transaction, so claims
  *   serialise on the database write lock and a second poller (or a second process by mistake)
@@ -356,4 +378,10 @@ export interface WatchStore {
   discardOutbox(id: number, owner: string, at: number, error: string): Promise<boolean>;
   /** A watch's outbox rows in id order (for inspection and support). */
   listOutbox(watchId: string): Promise<OutboxRow[]>;
+  /**
+   * Deletes at most `limit` outbox rows delivered or discarded before `now - retention.outboxMs`
+   * (pending rows stay, however old), then at most `limit` watches that ended before
+   * `now - retention.endedWatchMs` and have no outbox row left.
+   */
+  pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory>;
 }

@@ -8,6 +8,7 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  HistoryRetention,
   LeaseChangeCursor,
   LeaseChanges,
   LeaseCheck,
@@ -16,6 +17,7 @@ import type {
   OutboxItem,
   OutboxRow,
   PollOutcome,
+  PrunedHistory,
   Watch,
   WatchFilter,
   WatchLease,
@@ -420,6 +422,24 @@ export class PostgresWatchStore implements WatchStore {
   async listOutbox(watchId: string): Promise<OutboxRow[]> {
     const { rows } = await this.pool.query<OutboxRecord>('SELECT * FROM outbox WHERE watch_id = $1 ORDER BY id', [watchId]);
     return rows.map(toOutboxRow);
+  }
+
+  async pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory> {
+    const outbox = await this.pool.query(
+      `DELETE FROM outbox WHERE id IN (
+         SELECT id FROM outbox
+         WHERE (delivered_at IS NOT NULL OR discarded_at IS NOT NULL) AND coalesce(delivered_at, discarded_at) < $1
+         LIMIT $2)`,
+      [now - retention.outboxMs, limit],
+    );
+    const watches = await this.pool.query(
+      `DELETE FROM watches WHERE id IN (
+         SELECT id FROM watches w
+         WHERE ended_at IS NOT NULL AND ended_at < $1 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.watch_id = w.id)
+         LIMIT $2)`,
+      [now - retention.endedWatchMs, limit],
+    );
+    return { outboxRows: outbox.rowCount ?? 0, watches: watches.rowCount ?? 0 };
   }
 
   /** Applies `assignments` (`$3`…) to a pending row leased by `owner` (`$1`, `$2`: id, owner), and gives the lease back. */

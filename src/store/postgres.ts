@@ -9,7 +9,9 @@ import type {
   LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
+  HistoryRetention,
   OutboxRow,
+  PrunedHistory,
   PollOutcome,
   Watch,
   WatchFilter,
@@ -391,6 +393,10 @@ export class PostgresStore implements VidopsStore {
 
   listOutbox(watchId: string): Promise<OutboxRow[]> {
     return this.watches.listOutbox(watchId);
+  }
+
+  pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory> {
+    return this.watches.pruneHistory(now, retention, limit);
   }
 
   addSchedule(schedule: NewUsageSchedule): Promise<UsageSchedule> {

@@ -8,6 +8,7 @@ import type {
   CardChange,
   ClaimOptions,
   CompletedPoll,
+  HistoryRetention,
   LeaseChangeCursor,
   LeaseChanges,
   LeaseCheck,
@@ -15,6 +16,7 @@ import type {
   OutboxClaimOptions,
   OutboxRow,
   PollOutcome,
+  PrunedHistory,
   Watch,
   WatchFilter,
   WatchLease,
@@ -110,6 +112,19 @@ const INSERT_OUTBOX = `
   VALUES (@idempotency_key, @watch_id, @transition_key, @team_id, @channel_id, @thread_ts,
           @payload, @created_at, @retry_at)
   ON CONFLICT (idempotency_key) DO NOTHING`;
+
+/** Exported, as the next one, for the test that reads their query plans. */
+export const PRUNE_OUTBOX = `
+  DELETE FROM outbox WHERE id IN (
+    SELECT id FROM outbox
+    WHERE (delivered_at IS NOT NULL OR discarded_at IS NOT NULL) AND coalesce(delivered_at, discarded_at) < @before
+    LIMIT @limit)`;
+
+export const PRUNE_WATCHES = `
+  DELETE FROM watches WHERE id IN (
+    SELECT id FROM watches w
+    WHERE ended_at IS NOT NULL AND ended_at < @before AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.watch_id = w.id)
+    LIMIT @limit)`;
 
 /** Exported for the test that reads its query plan. */
 export const CLAIM_OUTBOX = `
@@ -353,6 +368,13 @@ export class SqliteWatchStore implements WatchStore {
   async listOutbox(watchId: string): Promise<OutboxRow[]> {
     const rows = this.statement('SELECT * FROM outbox WHERE watch_id = ? ORDER BY id').all(watchId) as OutboxRecord[];
     return rows.map(toOutboxRow);
+  }
+
+  async pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory> {
+    return this.immediate(() => ({
+      outboxRows: this.statement(PRUNE_OUTBOX).run({ before: now - retention.outboxMs, limit }).changes,
+      watches: this.statement(PRUNE_WATCHES).run({ before: now - retention.endedWatchMs, limit }).changes,
+    }));
   }
 
   /** Writes one poll inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */

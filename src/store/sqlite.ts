@@ -11,7 +11,9 @@ import type {
   LeaseCheck,
   NewWatch,
   OutboxClaimOptions,
+  HistoryRetention,
   OutboxRow,
+  PrunedHistory,
   PollOutcome,
   Watch,
   WatchFilter,
@@ -424,6 +426,10 @@ export class SqliteStore implements VidopsStore {
 
   listOutbox(watchId: string): Promise<OutboxRow[]> {
     return this.watches.listOutbox(watchId);
+  }
+
+  pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory> {
+    return this.watches.pruneHistory(now, retention, limit);
   }
 
   addSchedule(schedule: NewUsageSchedule): Promise<UsageSchedule> {

@@ -3,7 +3,7 @@
  * test file calls `describeWatchStoreContract(name, factory)` with a factory returning a fresh,
  * empty, ready store, and optionally a teardown closing it.
  */
-import type { NewWatch, OutboxItem, PollOutcome, WatchStore } from '../../src/poller/watch';
+import type { HistoryRetention, NewWatch, OutboxItem, PollOutcome, WatchStore } from '../../src/poller/watch';
 
 export type WatchStoreFactory = () => Promise<WatchStore>;
 
@@ -617,6 +617,70 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         const ids = [...a!, ...b!].map((r) => r.id);
         expect(new Set(ids).size).toBe(ids.length);
         expect(ids).toHaveLength(20);
+      });
+    });
+
+    describe('pruneHistory', () => {
+      const RETENTION: HistoryRetention = { outboxMs: 10_000, endedWatchMs: 100_000 };
+
+      /** Watch `id` with one outbox row per item, written by a poll at `polledAt` that ends it when asked. */
+      async function written(id: string, polledAt: number, items: OutboxItem[], ended: boolean): Promise<void> {
+        await store.addWatch(newWatch(id, { resourceId: `res-${id}` }));
+        await store.claimDue(`seed-${id}`, T0, 10, LEASE);
+        await store.completePoll(id, `seed-${id}`, pollOutcome({ polledAt, outbox: items, ended }));
+      }
+
+      it('deletes rows delivered or discarded before the retention, never pending ones, then ended watches left without rows', async () => {
+        await written(
+          'old',
+          T0,
+          [reply('delivered', { channelId: 'C1' }), reply('discarded', { channelId: 'C2' }), reply('pending', { channelId: 'C3' })],
+          true,
+        );
+        await written('recent', T0, [reply('late', { channelId: 'C4' })], true);
+        await written('live', T0, [reply('live', { channelId: 'C5' })], false);
+        const claimed = await store.claimOutbox('d', T0 + 1_000, 10, LEASE);
+        const row = (key: string) => claimed.find((r) => r.transitionKey === key)!;
+        await store.markDelivered(row('delivered').id, 'd', { deliveredAt: T0 + 1_000 });
+        await store.discardOutbox(row('discarded').id, 'd', T0 + 1_000, 'channel_not_found');
+        await store.markDelivered(row('late').id, 'd', { deliveredAt: T0 + 50_000 });
+        await store.markDelivered(row('live').id, 'd', { deliveredAt: T0 + 1_000 });
+
+        // Nothing has outlived its retention yet.
+        expect(await store.pruneHistory(T0 + 11_000, RETENTION, 10)).toEqual({ outboxRows: 0, watches: 0 });
+        // The old watch's finished rows and the live watch's delivered row go; the pending row stays, and with it its ended watch.
+        expect(await store.pruneHistory(T0 + 200_000, RETENTION, 10)).toEqual({ outboxRows: 4, watches: 1 });
+        expect((await store.listOutbox('old')).map((r) => r.transitionKey)).toEqual(['pending']);
+        expect(await store.getWatch('old')).toBeDefined();
+        expect(await store.getWatch('recent')).toBeUndefined();
+        expect(await store.getWatch('live')).toBeDefined();
+        expect(await store.listOutbox('live')).toEqual([]);
+
+        const [pending] = await store.claimOutbox('d', T0 + 200_000, 10, LEASE);
+        await store.markDelivered(pending!.id, 'd', { deliveredAt: T0 + 200_000 });
+        expect(await store.pruneHistory(T0 + 211_000, RETENTION, 10)).toEqual({ outboxRows: 1, watches: 1 });
+        expect(await store.getWatch('old')).toBeUndefined();
+        expect(await store.listWatches({}, { includeEnded: true })).toEqual([expect.objectContaining({ id: 'live' })]);
+      });
+
+      it('deletes at most `limit` of each per call', async () => {
+        for (let i = 0; i < 5; i++) await written(`w${i}`, T0, [reply(`r${i}`, { channelId: `C${i}` })], true);
+        const claimed = await store.claimOutbox('d', T0, 10, LEASE);
+        for (const row of claimed) await store.markDelivered(row.id, 'd', { deliveredAt: T0 });
+        const later = T0 + 1_000_000;
+        expect(await store.pruneHistory(later, RETENTION, 3)).toEqual({ outboxRows: 3, watches: 3 });
+        expect(await store.pruneHistory(later, RETENTION, 3)).toEqual({ outboxRows: 2, watches: 2 });
+        expect(await store.pruneHistory(later, RETENTION, 3)).toEqual({ outboxRows: 0, watches: 0 });
+      });
+
+      it('forgets a pruned row’s idempotency key with it', async () => {
+        await written('w', T0, [reply('once')], false);
+        const [row] = await store.claimOutbox('d', T0, 10, LEASE);
+        await store.markDelivered(row!.id, 'd', { deliveredAt: T0 });
+        await store.pruneHistory(T0 + 20_000, RETENTION, 10);
+        await store.claimDue('again', T0 + 20_000, 10, LEASE);
+        await store.completePoll('w', 'again', pollOutcome({ polledAt: T0 + 20_000, outbox: [reply('once')] }));
+        expect((await store.listOutbox('w')).map((r) => r.transitionKey)).toEqual(['once']);
       });
     });
   });

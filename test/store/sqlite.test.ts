@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteMigrations } from '../../src/store/migrations/sqlite';
 import { MEMORY, SqliteStore } from '../../src/store/sqlite';
-import { CLAIM_OUTBOX } from '../../src/store/sqlite-watches';
+import { CLAIM_OUTBOX, PRUNE_OUTBOX, PRUNE_WATCHES } from '../../src/store/sqlite-watches';
 import { describeStoreContract } from './contract';
 
 describe('SqliteStore (in memory)', () => {
@@ -59,6 +59,27 @@ describe('SqliteStore (file)', () => {
       ).map((row) => row.detail);
       expect(plan).toContain('SCAN o USING INDEX outbox_pending');
       expect(plan).not.toContain('SCAN o');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('prunes finished history through its indexes, without scanning the tables', async () => {
+    const path = join(dir, 'vidops.sqlite');
+    const store = new SqliteStore(path);
+    await store.migrate();
+    await store.close();
+
+    const db = new Database(path);
+    try {
+      const plan = (sql: string, params: object) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+      const outbox = plan(PRUNE_OUTBOX, { before: 5_000, limit: 500 });
+      expect(outbox).toContainEqual(expect.stringMatching(/^SEARCH outbox USING INDEX outbox_finished/));
+      expect(outbox).not.toContain('SCAN outbox');
+      const watches = plan(PRUNE_WATCHES, { before: 5_000, limit: 500 });
+      expect(watches).toContainEqual(expect.stringMatching(/^SEARCH w USING INDEX watches_ended/));
+      expect(watches).toContainEqual(expect.stringMatching(/^SEARCH o USING (COVERING )?INDEX outbox_by_watch/));
+      expect(watches.filter((detail) => detail.startsWith('SCAN'))).toEqual([]);
     } finally {
       db.close();
     }

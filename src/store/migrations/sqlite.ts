@@ -243,4 +243,14 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX outbox_pending ON outbox (id) WHERE delivered_at IS NULL AND discarded_at IS NULL;
     `,
   },
+  {
+    version: 12,
+    name: 'finished history by age (pruneHistory)',
+    sql: `
+      -- Outbox rows are pruned some days after they were delivered or discarded, ended watches
+      -- some weeks after they ended (HISTORY_RETENTION in src/poller/watch.ts).
+      CREATE INDEX outbox_finished ON outbox (coalesce(delivered_at, discarded_at)) WHERE delivered_at IS NOT NULL OR discarded_at IS NOT NULL;
+      CREATE INDEX watches_ended ON watches (ended_at) WHERE ended_at IS NOT NULL;
+    `,
+  },
 ];
