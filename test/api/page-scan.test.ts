@@ -169,6 +169,8 @@ describe('a list kept by its caller (lazyList), its items parsed when read', () 
 
   test('ids without a parse, fields checked and normalised as before, the item as received', () => {
     const text = JSON.stringify({ count: 1000, items });
+    // Large enough to be scanned (smaller pages are parsed whole).
+    expect(Buffer.byteLength(text)).toBeGreaterThan(128 * 1024);
     // Chunks as a socket delivers them, one cutting through the UTF-8 of item 500's name.
     const bytes = Buffer.from(text);
     const cut = bytes.indexOf('🎥');
