@@ -35,6 +35,8 @@ async function main(): Promise<void> {
   let watched: WatchedResource[] = [];
   let driver: Driver | undefined;
   let windowStart = Date.now();
+  /** Calls and responses recorded before this mark are forgotten at the next window. */
+  let forgetFrom = 0;
 
   const postCard = async (channel: string, text: string): Promise<string> => {
     const res = await fetch(`${slack.apiUrl}chat.postMessage`, {
@@ -314,6 +316,9 @@ async function main(): Promise<void> {
       /** What happened since the last window: notifications, injected faults, Slack calls. */
       window: () => {
         const now = Date.now();
+        // What was recorded before the last window is no longer waited on (waits last seconds).
+        slack.forgetBefore(forgetFrom);
+        forgetFrom = slack.mark();
         ledger.observe(posts());
         const result = { ...ledger.window(windowStart, now), injected: Object.fromEntries(injected) };
         injected.clear();
@@ -347,11 +352,7 @@ async function main(): Promise<void> {
         const usage = process.cpuUsage();
         return { cpuMs: (usage.user + usage.system) / 1000 };
       },
-      slackCalls: () => {
-        const counts: Record<string, number> = {};
-        for (const call of slack.calls) counts[call.method] = (counts[call.method] ?? 0) + 1;
-        return counts;
-      },
+      slackCalls: () => slack.callCounts(),
     },
     () => Promise.all([slack.close(), emulator.close()]),
   );

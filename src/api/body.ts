@@ -3,9 +3,9 @@
  *
  * A list page of 1,000 items is ~460 KB. Decoded whole it becomes one string V8 allocates
  * outside its young generation, in memory fresh from the kernel every time, and that cost more
- * than parsing the page (bench/README.md, "List pages parsed a piece at a time"). A page visited
- * piece by piece (the poller's, lists.ts `visitPage`) takes the bytes instead (page-json.ts); every
- * other parser reads `text`.
+ * than parsing the page (bench/README.md, "List pages parsed a piece at a time"). A large list page
+ * takes the bytes instead: visited piece by piece (the poller's, lists.ts `visitPage`; page-json.ts)
+ * or scanned (the commands', `lazyList`; page-scan.ts). Every other parser reads `text`.
  */
 import { isAscii } from 'node:buffer';
 import type { Readable } from 'node:stream';

@@ -4,8 +4,8 @@
  * checked and normalised by its zod schema the first time a field other than `id` is read, and
  * the result kept. The poller reads the id of every item of pages of up to 1,000 and the fields
  * of the few it watches; validating every item on arrival cost about 10× the `JSON.parse` of the
- * page (bench/README.md, `bench:api`). A page kept for its caller (`lazyList`) is not even parsed
- * item by item until an item is read (page-scan.ts).
+ * page (bench/README.md, `bench:api`). A large page kept for its caller (`lazyList`) is not even
+ * parsed until an item is read past its id (page-scan.ts).
  *
  * Items are Proxies over the item as received, so callers see plain objects of the schema's
  * output type: property reads, `in`, `Object.keys`, spreads and `JSON.stringify` all go through
@@ -48,9 +48,10 @@ export interface VisitedPage<T> {
  * A parser for a list page of items checked lazily against `item`. Its caller keeps the page and
  * most often reads few items past their ids: a large body is scanned (page-scan.ts), every item's
  * id read and the JSON checked, and an item is parsed from its bytes when first read. A small
- * body, or one that is not the usual page, is parsed whole. (Pieces, as `visitPage` reads, cost more here: a page parsed
- * in pieces and then carried back through the call's `await`s cost about a quarter more CPU per
- * call in young-generation collections; bench/README.md, "A kept page parsed whole".)
+ * body, or one that is not the usual page, is parsed whole. (Pieces, as `visitPage` reads, cost
+ * more here: a page parsed in pieces and then carried back through the call's `await`s cost about
+ * a quarter more CPU per call in young-generation collections; bench/README.md, "A kept page
+ * parsed whole".)
  */
 export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<Page<z.output<S>>> {
   return (body, _contentType, response) => {

@@ -71,6 +71,35 @@ export interface StoredMessage {
   updates: number;
 }
 
+/**
+ * One channel's messages in post order, found by ts and by thread without a walk through them: a
+ * soak posts tens of thousands an hour to one channel, and a scan per `chat.update` grew the fake's
+ * CPU with every message (bench/README.md).
+ */
+class ChannelMessages {
+  readonly all: StoredMessage[] = [];
+  readonly #byTs = new Map<string, StoredMessage>();
+  readonly #replies = new Map<string, StoredMessage[]>();
+
+  add(message: StoredMessage): void {
+    this.all.push(message);
+    this.#byTs.set(message.ts, message);
+    if (message.threadTs === undefined || message.threadTs === message.ts) return;
+    const replies = this.#replies.get(message.threadTs);
+    if (replies) replies.push(message);
+    else this.#replies.set(message.threadTs, [message]);
+  }
+
+  get(ts: string): StoredMessage | undefined {
+    return this.#byTs.get(ts);
+  }
+
+  /** The replies in a thread, oldest first (not its parent). */
+  replies(threadTs: string): readonly StoredMessage[] {
+    return this.#replies.get(threadTs) ?? [];
+  }
+}
+
 export interface FakeSlackOptions {
   botToken?: string;
   teamId?: string;
@@ -115,6 +144,14 @@ export interface FakeSlack {
   waitForCall(method: string, predicate?: (call: RecordedCall) => boolean, options?: WaitOptions): Promise<RecordedCall>;
   waitForResponse(id: string, predicate?: (r: RecordedResponse) => boolean, options?: WaitOptions): Promise<RecordedResponse>;
   responsesTo(id: string): RecordedResponse[];
+  /**
+   * Forgets the calls and responses recorded before `mark` (a long soak keeps this process's heap,
+   * and the cost of its collections, from growing with every body recorded); `callCounts` still
+   * counts them. Messages stay.
+   */
+  forgetBefore(mark: number): void;
+  /** Calls so far by method, forgotten ones included. */
+  callCounts(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -137,6 +174,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const teamId = options.teamId ?? 'T0TEST';
   const botUserId = options.botUserId ?? 'U0BOT';
   const calls: RecordedCall[] = [];
+  /** Calls by method that `forgetBefore` dropped. */
+  const forgottenCalls = new Map<string, number>();
   const responses: RecordedResponse[] = [];
   const uploads: RecordedUpload[] = [];
   const notInChannel = new Set<string>();
@@ -152,7 +191,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let idCounter = 0;
   let responseCounter = 0;
 
-  const stored = new Map<string, StoredMessage[]>();
+  const stored = new Map<string, ChannelMessages>();
   let lastClockTs: [number, number] = [0, 0];
   const nextTs = (): string => {
     tsCounter++;
@@ -174,9 +213,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const truthy = (value: unknown): boolean => value === true || value === 'true' || value === '1' || value === 1;
 
   function storeMessage(channel: string, ts: string, body: Record<string, unknown>): void {
-    const list = stored.get(channel) ?? [];
+    let messages = stored.get(channel);
+    if (!messages) stored.set(channel, (messages = new ChannelMessages()));
     const metadata = body.metadata as StoredMessage['metadata'] | undefined;
-    list.push({
+    messages.add({
       channel,
       ts,
       ...(typeof body.thread_ts === 'string' && body.thread_ts ? { threadTs: body.thread_ts } : {}),
@@ -185,7 +225,6 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       ...(metadata && typeof metadata === 'object' ? { metadata } : {}),
       updates: 0,
     });
-    stored.set(channel, list);
   }
 
   function asApiMessage(m: StoredMessage, withMetadata: boolean): Record<string, unknown> {
@@ -271,7 +310,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (!channel || typeof body.ts !== 'string') return { ok: false, error: 'message_not_found' };
         const badUpdateFile = invalidSlackFile(body.blocks);
         if (badUpdateFile) return { ok: false, error: 'invalid_blocks', errors: [`invalid slack file [json-pointer:${badUpdateFile}]`] };
-        const message = stored.get(channel)?.find((m) => m.ts === body.ts);
+        const message = stored.get(channel)?.get(body.ts);
         if (message) {
           message.updates += 1;
           if (typeof body.text === 'string') message.text = body.text;
@@ -283,17 +322,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (!channel) return { ok: false, error: 'channel_not_found' };
         if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
         // Top-level messages only, newest first.
-        const top = (stored.get(channel) ?? []).filter((m) => !m.threadTs || m.threadTs === m.ts).reverse();
+        const top = (stored.get(channel)?.all ?? []).filter((m) => !m.threadTs || m.threadTs === m.ts).reverse();
         return historyPage(top, body);
       }
       case 'conversations.replies': {
         if (!channel) return { ok: false, error: 'channel_not_found' };
         if (typeof body.ts !== 'string') return { ok: false, error: 'invalid_arguments' };
-        const all = stored.get(channel) ?? [];
-        const parent = all.find((m) => m.ts === body.ts);
-        if (!parent) return { ok: false, error: 'thread_not_found' };
+        const messages = stored.get(channel);
+        const parent = messages?.get(body.ts);
+        if (!messages || !parent) return { ok: false, error: 'thread_not_found' };
         // The parent first, then its replies, oldest first.
-        return historyPage([parent, ...all.filter((m) => m.threadTs === body.ts && m.ts !== body.ts)], body);
+        return historyPage([parent, ...messages.replies(body.ts)], body);
       }
       case 'views.open':
       case 'views.push': {
@@ -579,14 +618,24 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       holds.push({ method, ...(when && { when }), arrived, released });
       return { arrived: arrivedPromise, release };
     },
-    messages: (channelId, from = 0) => (stored.get(channelId) ?? []).slice(from),
-    threadReplies: (channelId, threadTs) => (stored.get(channelId) ?? []).filter((m) => m.threadTs === threadTs && m.ts !== threadTs),
+    messages: (channelId, from = 0) => (stored.get(channelId)?.all ?? []).slice(from),
+    threadReplies: (channelId, threadTs) => [...(stored.get(channelId)?.replies(threadTs) ?? [])],
     callsOf: (method, since = 0) => calls.filter((c) => c.method === method && c.seq >= since),
     mark: () => seq,
     waitForCall: (method, predicate = () => true, options) =>
       waitFor(calls, 'call', (c) => c.method === method && predicate(c), `${method} call matching`, options),
     waitForResponse: (id, predicate = () => true, options) => waitFor(responses, 'response', (r) => r.id === id && predicate(r), `response to ${id}`, options),
     responsesTo: (id) => responses.filter((r) => r.id === id),
+    forgetBefore(mark) {
+      const dropped = calls.splice(0, firstAtOrAfter(calls, mark));
+      for (const call of dropped) forgottenCalls.set(call.method, (forgottenCalls.get(call.method) ?? 0) + 1);
+      responses.splice(0, firstAtOrAfter(responses, mark));
+    },
+    callCounts() {
+      const counts = Object.fromEntries(forgottenCalls);
+      for (const call of calls) counts[call.method] = (counts[call.method] ?? 0) + 1;
+      return counts;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
