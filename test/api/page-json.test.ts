@@ -3,6 +3,7 @@ import { ResponseBody } from '../../src/api/body';
 import { responseContext } from '../../src/api/http';
 import { PIECE_BYTES, parsePageInPieces } from '../../src/api/page-json';
 import { mulberry32 } from '../../src/emulator/insights/random';
+import { listedArchives } from './support/listed-archives';
 
 const NAMES = ['rec', 'Réunion d’équipe', '会议', '🎥 stand-up', 'a "quoted" }, {"id": name', 'back\\slash'];
 
@@ -143,17 +144,7 @@ describe('ResponseBody', () => {
 
 describe('a list parser on a large page', () => {
   const context = responseContext('GET', '/v2/project/k/archive', 200, () => []);
-  const items = Array.from({ length: 1000 }, (_v, i) => ({
-    id: `b8f5c7e2-1234-4abc-9def-${String(i).padStart(12, '0')}`,
-    sessionId: 'SESSIONID',
-    name: `rec-${i}`,
-    status: 'available',
-    createdAt: 1_395_187_930_000 + i,
-    duration: 22,
-    size: 2_909_274,
-    reason: '',
-    url: null,
-  }));
+  const items = listedArchives(1000);
 
   test('reads the items a piece at a time and checks them as before', () => {
     const text = JSON.stringify({ count: 1000, items });

@@ -4,6 +4,7 @@ import { responseContext } from '../../src/api/http';
 import { asReceived } from '../../src/api/lists';
 import { type ScannedPage, scanPage } from '../../src/api/page-scan';
 import { mulberry32 } from '../../src/emulator/insights/random';
+import { listedArchives } from './support/listed-archives';
 
 const NAMES = ['rec', 'Réunion d’équipe', '会议', '🎥 stand-up', 'a "quoted" }, {"id": "name"', 'back\\slash', 'tab\tnew\nline', '\u0001\u001f'];
 
@@ -154,18 +155,8 @@ describe('a list page scanned without building its items', () => {
 
 describe('a list kept by its caller (lazyList), its items parsed when read', () => {
   const context = responseContext('GET', '/v2/project/k/archive', 200, () => []);
-  const items = Array.from({ length: 1000 }, (_v, i) => ({
-    id: `b8f5c7e2-1234-4abc-9def-${String(i).padStart(12, '0')}`,
-    sessionId: 'SESSIONID',
-    name: i === 500 ? 'Réunion 🎥' : `rec-${i}`,
-    status: 'available',
-    createdAt: 1_395_187_930_000 + i,
-    duration: 22,
-    size: 2_909_274,
-    reason: '',
-    url: null,
-    extraField: { kept: true },
-  }));
+  // A field the schema does not know, and one name beyond ASCII.
+  const items = listedArchives(1000).map((item, i) => ({ ...item, ...(i === 500 && { name: 'Réunion 🎥' }), extraField: { kept: true } }));
 
   test('ids without a parse, fields checked and normalised as before, the item as received', () => {
     const text = JSON.stringify({ count: 1000, items });

@@ -22,6 +22,15 @@ describe('SqliteStore (file)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A new database file with every migration applied, opened directly (to read query plans). */
+  async function migratedDatabase(): Promise<Database.Database> {
+    const path = join(dir, 'vidops.sqlite');
+    const store = new SqliteStore(path);
+    await store.migrate();
+    await store.close();
+    return new Database(path);
+  }
+
   it('creates the directory, uses WAL and records the applied versions', async () => {
     const path = join(dir, 'nested', 'data', 'vidops.sqlite');
     const store = new SqliteStore(path);
@@ -38,12 +47,7 @@ describe('SqliteStore (file)', () => {
   });
 
   it('claims the outbox through its pending rows, not by scanning every row ever delivered', async () => {
-    const path = join(dir, 'vidops.sqlite');
-    const store = new SqliteStore(path);
-    await store.migrate();
-    await store.close();
-
-    const db = new Database(path);
+    const db = await migratedDatabase();
     try {
       const insert = db.prepare(
         `INSERT INTO outbox (idempotency_key, watch_id, transition_key, team_id, channel_id, payload, created_at, retry_at, delivered_at)
@@ -65,12 +69,7 @@ describe('SqliteStore (file)', () => {
   });
 
   it('prunes finished history through its indexes, without scanning the tables', async () => {
-    const path = join(dir, 'vidops.sqlite');
-    const store = new SqliteStore(path);
-    await store.migrate();
-    await store.close();
-
-    const db = new Database(path);
+    const db = await migratedDatabase();
     try {
       const plan = (sql: string, params: object) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
       const outbox = plan(PRUNE_OUTBOX, { before: 5_000, limit: 500 });
