@@ -28,6 +28,8 @@ import {
   LEASE_CHANGE_PRUNE_EVERY_MS,
   LEASE_CHANGE_RETENTION_MS,
   pickDue,
+  pruneOutboxSql,
+  pruneWatchesSql,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
@@ -425,20 +427,8 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory> {
-    const outbox = await this.pool.query(
-      `DELETE FROM outbox WHERE id IN (
-         SELECT id FROM outbox
-         WHERE (delivered_at IS NOT NULL OR discarded_at IS NOT NULL) AND coalesce(delivered_at, discarded_at) < $1
-         LIMIT $2)`,
-      [now - retention.outboxMs, limit],
-    );
-    const watches = await this.pool.query(
-      `DELETE FROM watches WHERE id IN (
-         SELECT id FROM watches w
-         WHERE ended_at IS NOT NULL AND ended_at < $1 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.watch_id = w.id)
-         LIMIT $2)`,
-      [now - retention.endedWatchMs, limit],
-    );
+    const outbox = await this.pool.query(pruneOutboxSql('$1', '$2'), [now - retention.outboxMs, limit]);
+    const watches = await this.pool.query(pruneWatchesSql('$1', '$2'), [now - retention.endedWatchMs, limit]);
     return { outboxRows: outbox.rowCount ?? 0, watches: watches.rowCount ?? 0 };
   }
 

@@ -26,6 +26,8 @@ import {
   LEASE_CHANGE_PRUNE_EVERY_MS,
   LEASE_CHANGE_RETENTION_MS,
   pickDueSync,
+  pruneOutboxSql,
+  pruneWatchesSql,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
@@ -114,17 +116,8 @@ const INSERT_OUTBOX = `
   ON CONFLICT (idempotency_key) DO NOTHING`;
 
 /** Exported, as the next one, for the test that reads their query plans. */
-export const PRUNE_OUTBOX = `
-  DELETE FROM outbox WHERE id IN (
-    SELECT id FROM outbox
-    WHERE (delivered_at IS NOT NULL OR discarded_at IS NOT NULL) AND coalesce(delivered_at, discarded_at) < @before
-    LIMIT @limit)`;
-
-export const PRUNE_WATCHES = `
-  DELETE FROM watches WHERE id IN (
-    SELECT id FROM watches w
-    WHERE ended_at IS NOT NULL AND ended_at < @before AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.watch_id = w.id)
-    LIMIT @limit)`;
+export const PRUNE_OUTBOX = pruneOutboxSql('@before', '@limit');
+export const PRUNE_WATCHES = pruneWatchesSql('@before', '@limit');
 
 /** Exported for the test that reads its query plan. */
 export const CLAIM_OUTBOX = `

@@ -291,3 +291,20 @@ export const LEASE_CHANGE_RETENTION_MS = 10 * 60_000;
 
 /** How often a store prunes the log (at most), on a read. */
 export const LEASE_CHANGE_PRUNE_EVERY_MS = 60_000;
+
+/**
+ * `pruneHistory`'s two deletes, the same on SQLite and PostgreSQL but for their placeholders (the
+ * cutoff, then the row limit). Each reads along its index of finished rows (`outbox_finished`,
+ * `watches_ended`); a watch goes only once no outbox row of it is left.
+ */
+export const pruneOutboxSql = (before: string, limit: string): string => `
+  DELETE FROM outbox WHERE id IN (
+    SELECT id FROM outbox
+    WHERE (delivered_at IS NOT NULL OR discarded_at IS NOT NULL) AND coalesce(delivered_at, discarded_at) < ${before}
+    LIMIT ${limit})`;
+
+export const pruneWatchesSql = (before: string, limit: string): string => `
+  DELETE FROM watches WHERE id IN (
+    SELECT id FROM watches w
+    WHERE ended_at IS NOT NULL AND ended_at < ${before} AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.watch_id = w.id)
+    LIMIT ${limit})`;
