@@ -9,7 +9,9 @@
  *   - latency from a state change in the emulator to its Slack post, p50/p99, in simulated time,
  *     and its two parts: until the poll that noticed it, and the wait for the channel's pace.
  *
- *   npm run bench:poller [-- --seconds 45 --changes 250 --slow 3]
+ *   npm run bench:poller [-- --seconds 45 --changes 250 --slow 3 --others 0]
+ *     (--others N: N more pollers announce themselves, claiming nothing, so a hold's end gives a
+ *     quarter of the watches back as a replica sharing the store does; alone it renews them all)
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:poller     # + a V8 CPU profile of the app process
  *   BENCH_SWEEP_PROF=/tmp/sweeps.cpuprofile npm run bench:poller   # + one of its measured sweeps only
  *
@@ -43,6 +45,7 @@ import { PollerService } from '../src/poller/service';
 import { type PollerSettings, pollerSettingsFromEnv } from '../src/poller/settings';
 import { posterClient, webClientPoster } from '../src/poller/slack-poster';
 import { archiveSnapshot, broadcastSnapshot, renderSnapshot } from '../src/poller/snapshot';
+import { ANNOUNCED_WITHIN_MS } from '../src/poller/replicas';
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
 import { compileForBench } from './lib/compile';
@@ -65,6 +68,11 @@ interface Options {
   changes: number;
   /** The slow polling interval (s); the fast one is the default 3 s. */
   slowS: number;
+  /**
+   * Pollers announced beside the app's (they claim nothing): with any, a hold's end gives a
+   * quarter of the watches back, as a replica sharing the store does (src/poller/replicas.ts).
+   */
+  others: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -80,6 +88,7 @@ function parseOptions(argv: string[]): Options {
     seconds: value('seconds', 45),
     changes: value('changes', 250),
     slowS: value('slow', 3),
+    others: value('others', 0),
   };
 }
 
@@ -314,11 +323,16 @@ async function main(argv: string[]): Promise<void> {
     };
     const full: Sweep[] = [];
     const sweepProblems: string[] = [];
+    // Outside the CPU measured: another replica's announcements cost it, not this one.
+    const announceOthers = async (): Promise<void> => {
+      for (let n = 1; n <= options.others; n++) await store.announcePoller(`bench-other-${n}`, now, ANNOUNCED_WITHIN_MS);
+    };
     const runSweep = async (label: string, due: 'hinted' | 'by the clock'): Promise<Sweep> => {
       if (due === 'by the clock') now = await env.call<number>('advance', { ms: settings.schedule.slowMs });
       else await service.poller.pollNow({});
       const sweep: Sweep = { label, cycles: 0, claimed: 0, holdsEnded: 0, requests: 0, naive: 0, cpuMs: 0, wallMs: 0, polled: 0 };
       while (sweep.polled < watched) {
+        await announceOthers();
         const cpu0 = cpu();
         const wall0 = performance.now();
         const report = await service.poller.runCycle();
@@ -368,7 +382,7 @@ async function main(argv: string[]): Promise<void> {
       const sweep = await runSweep(`${CLOCK_SWEEP} (${n})`, 'by the clock');
       const before = measured.at(-1);
       measured.push(sweep);
-      // Claims come the sweep after the holds ended, whose polls wrote a quarter of the watches back.
+      // Claims come the sweep after the holds ended, whose polls wrote a quarter of the watches back (`--others`).
       if (before) (before.claimed === 0 && before.holdsEnded === 0 && sweep.claimed === 0 ? quietSweeps : holdEnds).push(before);
     }
     if (sweepProfile) writeFileSync(process.env.BENCH_SWEEP_PROF!, JSON.stringify(await sweepProfile.stop()));
@@ -437,6 +451,7 @@ async function main(argv: string[]): Promise<void> {
       now = await env.call<number>('advance', { ms: STEP });
       let wake = false;
       if (now >= nextCycle) {
+        await announceOthers();
         const cpu0 = cpu();
         const report = await service.poller.runCycle();
         if (report.failedProjects.length > 0) failedCycles.push(report.failedProjects.join(', '));
@@ -548,7 +563,7 @@ async function main(argv: string[]): Promise<void> {
       ),
       `  due by the clock, all ${classified.length} sweeps over ${((now - measureFrom) / 1000).toFixed(0)} s together (every hold's end in them): ${ms(sweepCpu)} of CPU per full sweep (${sweepCycles.toFixed(1)} poller cycles each); ` +
         `${quietSweeps.length} quiet sweeps${quietMedian === undefined ? '' : `, median ${ms(quietMedian)}`}; ` +
-        `${holdEnds.length} sweeps where holds ended (leases renewed; a quarter of the watches written back, claimed again the sweep after)${holdEndMedian === undefined ? '' : `, median ${ms(holdEndMedian)}`}`,
+        `${holdEnds.length} sweeps where holds ended (${options.others > 0 ? `${options.others} other poller${options.others === 1 ? '' : 's'} announced: leases renewed, a quarter of the watches written back, claimed again the sweep after` : 'one poller alone: every lease renewed'})${holdEndMedian === undefined ? '' : `, median ${ms(holdEndMedian)}`}`,
       '',
       `Latency run: ${options.seconds} s simulated, ${schedule.length} changes, a poll cycle every ${TICK} ms and a delivery round every second (after each cycle that found changes, and when a paced channel's second is up)`,
       `  cycles with work: ${cycleCpu.length}, CPU per cycle p50 ${ms(percentile(cycleCpu, 50))}, p99 ${ms(percentile(cycleCpu, 99))}; all cycles ${ms(cycleCpu.reduce((sum, n) => sum + n, 0))}, ${ms(cycleCpu.reduce((sum, n) => sum + n, 0) / (latencyRunMs / 1000))} per simulated second`,

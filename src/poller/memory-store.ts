@@ -50,6 +50,8 @@ export class MemoryWatchStore implements WatchStore {
   /** Watches whose leases others touched (`leaseChanges`), oldest first; the first has number `#leaseLogStart`. */
   #leaseLog: string[] = [];
   #leaseLogStart = 0;
+  /** Poller instance → when it last announced itself. */
+  readonly #pollers = new Map<string, number>();
 
   async addWatch(watch: NewWatch): Promise<boolean> {
     return this.#insertWatch(watch);
@@ -283,6 +285,16 @@ export class MemoryWatchStore implements WatchStore {
       pruned.watches += 1;
     }
     return pruned;
+  }
+
+  async announcePoller(instance: string, now: number, withinMs: number): Promise<number> {
+    this.#pollers.set(instance, now);
+    for (const [other, seenAt] of this.#pollers) if (seenAt < now - withinMs) this.#pollers.delete(other);
+    return this.#pollers.size;
+  }
+
+  async retirePoller(instance: string): Promise<void> {
+    this.#pollers.delete(instance);
   }
 
   /** Every outbox row in id order; for tests and diagnostics. */

@@ -22,6 +22,7 @@ import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, ListedResource, PollSource } from './resources';
 import { KeptLeases } from './kept-leases';
 import { oldestFirst } from './order';
+import { PollerReplicas } from './replicas';
 import { type Clock, type JobLogger, Ticker, type Timers, globalTimers, systemClock } from './runtime';
 import { DEFAULT_SCHEDULE, MAX_WATCH_AGE_MS, type NextPollInput, ProjectBackoff, type Random, type ScheduleConfig, isExpired, nextPollAt } from './schedule';
 import { type GONE, type ObservedOf, type Snapshot, type WatchKind, sameSnapshot } from './snapshot';
@@ -149,11 +150,12 @@ const APPLY_CHUNK = 500;
 
 /**
  * The share of kept watches given back (written, left for any replica to claim) when their hold
- * ends; the rest have their leases renewed in place. Giving every one back cost a write and a
- * claim per watch every hold (`bench:poller`: sweeps where holds ended 73 ms of CPU per cycle
- * against 38 for a steady one); giving none back would leave a replica that starts later with
- * nothing to poll. With a quarter, a replica's surplus over another's shrinks by a quarter
- * every hold (about 42 s): two replicas are within a tenth of an even split in about 5 minutes.
+ * ends while other pollers share the store (replicas.ts); the rest have their leases renewed in
+ * place, and a poller alone renews them all. Giving every one back cost a write and a claim per
+ * watch every hold (`bench:poller`: sweeps where holds ended 73 ms of CPU per cycle against 38
+ * for a steady one); giving none back would leave a replica that starts later with nothing to
+ * poll. With a quarter, a replica's surplus over another's shrinks by a quarter every hold (about
+ * 42 s): two replicas are within a tenth of an even split in about 5 minutes.
  */
 const RELEASE_SHARE = 0.25;
 
@@ -200,6 +202,8 @@ export class Poller {
   #cycles = 0;
   /** Where the next read of the store's lease changes starts. */
   #leaseCursor: LeaseChangeCursor | undefined;
+  /** Whether other pollers share the store: what a hold's end gives back. */
+  readonly #replicas: PollerReplicas;
 
   constructor(options: PollerOptions) {
     this.#store = options.store;
@@ -222,6 +226,7 @@ export class Poller {
       renderCard: options.renderCard,
       holdMs: options.keepLeases ? Math.floor(0.75 * (options.leaseMs ?? 60_000)) : 0,
     };
+    this.#replicas = new PollerReplicas(this.#store, options.instanceId, this.#logger);
     this.#ticker = new Ticker('poller', () => this.runCycle(), options.tickMs ?? 1_000, options.timers ?? globalTimers, this.#logger);
   }
 
@@ -235,6 +240,7 @@ export class Poller {
     const kept = [...this.#kept.values()];
     this.#kept.clear();
     await this.#release(kept);
+    if (this.#options.holdMs > 0) await this.#replicas.retire();
   }
 
   /**
@@ -291,7 +297,12 @@ export class Poller {
     } finally {
       this.#polling = new Map();
     }
-    await this.#endHolds(now, report);
+    if (this.#options.holdMs > 0) {
+      // Announced every cycle it is due, kept watches or not: a replica that starts later and has
+      // none yet must be heard of for the others to give it its share.
+      const releaseShare = (await this.#replicas.othersAt(now)) ? RELEASE_SHARE : 0;
+      await this.#endHolds(now, releaseShare, report);
+    }
     if (leases.size > 0) this.#logger.debug('poll cycle', { ...report });
     return report;
   }
@@ -480,20 +491,21 @@ export class Poller {
   /**
    * Kept watches whose hold has ended: most have their leases renewed in place for another hold,
    * a chunk per store call, without a write of their state or a claim (what was polled since the
-   * claim is written when the watch is given back). A share of them (`RELEASE_SHARE`, at random)
-   * are written and given back, so other replicas get their share of the watches, and so is every
+   * claim is written when the watch is given back). While other pollers share the store, a share
+   * of them (`RELEASE_SHARE`, at random) are written and given back, so other replicas get their
+   * share of the watches; so is every
    * one overdue (due and not polled this cycle: deferred by its project's budget, or left out by
    * the limits), to take its place in the store's oldest-first queue. The renewed stay kept
    * during the store call, so a hint (`pollNow`) that comes meanwhile still reaches them. A lease
    * the store refuses to renew (taken back or over meanwhile) is dropped; so is a chunk whose
    * renewal fails (its watches return to the queue when their leases run out).
    */
-  async #endHolds(now: number, report: CycleReport): Promise<void> {
+  async #endHolds(now: number, releaseShare: number, report: CycleReport): Promise<void> {
     const renew: Lease[] = [];
     const release: Lease[] = [];
     this.#kept.forEach((lease) => {
       if (lease.releaseAt > now) return;
-      (lease.watch.nextPollAt <= now || this.#random() < RELEASE_SHARE ? release : renew).push(lease);
+      (lease.watch.nextPollAt <= now || (releaseShare > 0 && this.#random() < releaseShare) ? release : renew).push(lease);
     });
     const drop = (lease: Lease) => {
       if (this.#kept.get(lease.watch.id) === lease) this.#kept.delete(lease.watch.id);

@@ -384,4 +384,12 @@ export interface WatchStore {
    * `now - retention.endedWatchMs` and have no outbox row left.
    */
   pruneHistory(now: number, retention: HistoryRetention, limit: number): Promise<PrunedHistory>;
+
+  /**
+   * Records that the poller `instance` runs at `now`, forgets those not heard of since
+   * `now - withinMs`, and answers how many remain, itself included (replicas.ts).
+   */
+  announcePoller(instance: string, now: number, withinMs: number): Promise<number>;
+  /** Forgets the poller `instance` (it stops). */
+  retirePoller(instance: string): Promise<void>;
 }

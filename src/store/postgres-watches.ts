@@ -28,6 +28,8 @@ import {
   LEASE_CHANGE_PRUNE_EVERY_MS,
   LEASE_CHANGE_RETENTION_MS,
   pickDue,
+  announcePollerSql,
+  forgetPollersSql,
   pruneOutboxSql,
   pruneWatchesSql,
   toNewOutboxRecord,
@@ -430,6 +432,22 @@ export class PostgresWatchStore implements WatchStore {
     const outbox = await this.pool.query(pruneOutboxSql('$1', '$2'), [now - retention.outboxMs, limit]);
     const watches = await this.pool.query(pruneWatchesSql('$1', '$2'), [now - retention.endedWatchMs, limit]);
     return { outboxRows: outbox.rowCount ?? 0, watches: watches.rowCount ?? 0 };
+  }
+
+  async announcePoller(instance: string, now: number, withinMs: number): Promise<number> {
+    // One round trip: the count reads the table as it was before the statement, so it takes the
+    // others still heard of and adds this one.
+    const { rows } = await this.pool.query<{ pollers: number }>(
+      `WITH announced AS (${announcePollerSql('$1', '$2')} RETURNING instance),
+            forgotten AS (${forgetPollersSql('$3')} AND instance <> $1)
+       SELECT 1 + count(*)::int AS pollers FROM pollers WHERE instance <> $1 AND seen_at >= $3`,
+      [instance, now, now - withinMs],
+    );
+    return rows[0]!.pollers;
+  }
+
+  async retirePoller(instance: string): Promise<void> {
+    await this.pool.query('DELETE FROM pollers WHERE instance = $1', [instance]);
   }
 
   /** Applies `assignments` (`$3`…) to a pending row leased by `owner` (`$1`, `$2`: id, owner), and gives the lease back. */

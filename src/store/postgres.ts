@@ -399,6 +399,14 @@ export class PostgresStore implements VidopsStore {
     return this.watches.pruneHistory(now, retention, limit);
   }
 
+  announcePoller(instance: string, now: number, withinMs: number): Promise<number> {
+    return this.watches.announcePoller(instance, now, withinMs);
+  }
+
+  retirePoller(instance: string): Promise<void> {
+    return this.watches.retirePoller(instance);
+  }
+
   addSchedule(schedule: NewUsageSchedule): Promise<UsageSchedule> {
     return this.schedules.addSchedule(schedule);
   }

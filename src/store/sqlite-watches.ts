@@ -26,6 +26,8 @@ import {
   LEASE_CHANGE_PRUNE_EVERY_MS,
   LEASE_CHANGE_RETENTION_MS,
   pickDueSync,
+  announcePollerSql,
+  forgetPollersSql,
   pruneOutboxSql,
   pruneWatchesSql,
   toNewOutboxRecord,
@@ -118,6 +120,9 @@ const INSERT_OUTBOX = `
 /** Exported, as the next one, for the test that reads their query plans. */
 export const PRUNE_OUTBOX = pruneOutboxSql('@before', '@limit');
 export const PRUNE_WATCHES = pruneWatchesSql('@before', '@limit');
+
+const ANNOUNCE_POLLER = announcePollerSql('@instance', '@now');
+const FORGET_POLLERS = forgetPollersSql('@before');
 
 /** Exported for the test that reads its query plan. */
 export const CLAIM_OUTBOX = `
@@ -368,6 +373,18 @@ export class SqliteWatchStore implements WatchStore {
       outboxRows: this.statement(PRUNE_OUTBOX).run({ before: now - retention.outboxMs, limit }).changes,
       watches: this.statement(PRUNE_WATCHES).run({ before: now - retention.endedWatchMs, limit }).changes,
     }));
+  }
+
+  async announcePoller(instance: string, now: number, withinMs: number): Promise<number> {
+    return this.immediate(() => {
+      this.statement(ANNOUNCE_POLLER).run({ instance, now });
+      this.statement(FORGET_POLLERS).run({ before: now - withinMs });
+      return (this.statement('SELECT count(*) AS pollers FROM pollers').get() as { pollers: number }).pollers;
+    });
+  }
+
+  async retirePoller(instance: string): Promise<void> {
+    this.statement('DELETE FROM pollers WHERE instance = @instance').run({ instance });
   }
 
   /** Writes one poll inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */

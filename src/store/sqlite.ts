@@ -432,6 +432,14 @@ export class SqliteStore implements VidopsStore {
     return this.watches.pruneHistory(now, retention, limit);
   }
 
+  announcePoller(instance: string, now: number, withinMs: number): Promise<number> {
+    return this.watches.announcePoller(instance, now, withinMs);
+  }
+
+  retirePoller(instance: string): Promise<void> {
+    return this.watches.retirePoller(instance);
+  }
+
   addSchedule(schedule: NewUsageSchedule): Promise<UsageSchedule> {
     return this.schedules.addSchedule(schedule);
   }

@@ -308,3 +308,11 @@ export const pruneWatchesSql = (before: string, limit: string): string => `
     SELECT id FROM watches w
     WHERE ended_at IS NOT NULL AND ended_at < ${before} AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.watch_id = w.id)
     LIMIT ${limit})`;
+
+/** A poller's announcement (`announcePoller`): its row, seen at `now`. */
+export const announcePollerSql = (instance: string, now: string): string => `
+  INSERT INTO pollers (instance, seen_at) VALUES (${instance}, ${now})
+  ON CONFLICT (instance) DO UPDATE SET seen_at = excluded.seen_at`;
+
+/** The pollers not heard of since `before`, forgotten (`announcePoller`). */
+export const forgetPollersSql = (before: string): string => `DELETE FROM pollers WHERE seen_at < ${before}`;

@@ -399,10 +399,12 @@ describe('Poller.start / pollNow', () => {
 
 describe('Poller with keepLeases (as PollerService runs it)', () => {
   /** The store with its writes and lease checks counted. */
-  function counted(): { store: MemoryWatchStore; counting: WatchStore; calls: string[] } {
+  /** A memory store whose calls are counted; `otherPollers` more pollers than announced themselves share it. */
+  function counted(otherPollers = 0): { store: MemoryWatchStore; counting: WatchStore; calls: string[] } {
     const store = new MemoryWatchStore();
     const calls: string[] = [];
     const counting = storeWith(store, {
+      announcePoller: async (...args) => (await store.announcePoller(...args)) + otherPollers,
       claimDue: async (...args) => {
         const claimed = await store.claimDue(...args);
         if (claimed.length > 0) calls.push(`claim ${claimed.length}`);
@@ -627,7 +629,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
   });
 
   it("gives a share of the watches back at their hold's end, written with the schedule of their last poll, for any poller to claim", async () => {
-    const { store, counting, calls } = counted();
+    const { store, counting, calls } = counted(1);
     // random 0: among the quarter given back, held the whole 45 s.
     const s = setup({ store: counting, keepLeases: true, random: () => 0 });
     const id = await keptArchive(s, store);
@@ -640,6 +642,24 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
     expect(calls).toEqual(['claim 1', 'write 1']);
     jest.setSystemTime(T0 + 48_000);
     expect(await s.poller.runCycle()).toMatchObject({ claimed: 1, kept: 0, polled: 1 });
+  });
+
+  it("renews every kept lease at its hold's end while no other poller shares the store, and gives a share back once one does", async () => {
+    const { store, counting, calls } = counted();
+    // random 0: the draw that gives a watch back while the store is shared.
+    const s = setup({ store: counting, keepLeases: true, random: () => 0 });
+    const id = await keptArchive(s, store);
+    await pollQuietUntilNextPollAt48s(s);
+    jest.setSystemTime(T0 + 45_000);
+    expect(await s.poller.runCycle()).toMatchObject({ polled: 0, renewed: 1, released: 0 });
+    expect(calls).toEqual(['claim 1', 'renew 1']);
+    expect(await store.getWatch(id)).toMatchObject({ revision: 0, leaseUntil: T0 + 105_000 });
+
+    // Another poller announces itself; this one hears of it at its next announcement (10 s after its last).
+    await store.announcePoller('poller-2', T0 + 80_000, 30_000);
+    jest.setSystemTime(T0 + 90_000);
+    expect(await s.poller.runCycle()).toMatchObject({ renewed: 0, released: 1 });
+    expect((await store.getWatch(id))?.leaseOwner).toBeUndefined();
   });
 
   it('drops a kept watch whose renewal the store refuses or cannot make: it is claimed again once its lease runs out', async () => {
@@ -874,7 +894,7 @@ describe('Poller with keepLeases (as PollerService runs it)', () => {
   });
 
   it("keeps a quiet poll whose hold ends before its next poll, and gives the watch back at the hold's end with the schedule of its last poll", async () => {
-    const { store, counting, calls } = counted();
+    const { store, counting, calls } = counted(1);
     // random 0: held the whole 45 s (three quarters of the 60 s lease), polled every 3 s.
     const s = setup({ store: counting, keepLeases: true, slowMs: 3_000, random: () => 0 });
     const live = broadcast({ id: 'B1', createdAt: T0, broadcastUrls: { hlsStatus: 'live', rtmp: [{ id: 'yt', status: 'live' }] } });

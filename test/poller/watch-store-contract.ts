@@ -683,5 +683,25 @@ export function describeWatchStoreContract(name: string, factory: WatchStoreFact
         expect((await store.listOutbox('w')).map((r) => r.transitionKey)).toEqual(['once']);
       });
     });
+
+    describe('announcePoller / retirePoller', () => {
+      it('counts the pollers heard of within the window, itself included, and forgets the others', async () => {
+        expect(await store.announcePoller('p1', T0, 30_000)).toBe(1);
+        expect(await store.announcePoller('p1', T0 + 10_000, 30_000)).toBe(1);
+        expect(await store.announcePoller('p2', T0 + 15_000, 30_000)).toBe(2);
+        // p1 last announced at 10 s: still heard of at 40 s, forgotten at 40.001 s.
+        expect(await store.announcePoller('p2', T0 + 40_000, 30_000)).toBe(2);
+        expect(await store.announcePoller('p2', T0 + 40_001, 30_000)).toBe(1);
+        expect(await store.announcePoller('p1', T0 + 41_000, 30_000)).toBe(2);
+      });
+
+      it('forgets a poller that retires at once, and takes a retirement of one unknown in its stride', async () => {
+        await store.announcePoller('p1', T0, 30_000);
+        await store.announcePoller('p2', T0, 30_000);
+        await store.retirePoller('p2');
+        await store.retirePoller('never-announced');
+        expect(await store.announcePoller('p1', T0 + 1_000, 30_000)).toBe(1);
+      });
+    });
   });
 }

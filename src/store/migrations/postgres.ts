@@ -245,4 +245,15 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX watches_ended ON watches (ended_at) WHERE ended_at IS NOT NULL;
     `,
   },
+  {
+    version: 12,
+    name: 'pollers (a poller alone gives no kept watch back)',
+    sql: `
+      -- Each poller's latest announcement, in its own clock's ms (announcePoller; src/poller/replicas.ts).
+      CREATE TABLE pollers (
+        instance TEXT   PRIMARY KEY,
+        seen_at  BIGINT NOT NULL
+      );
+    `,
+  },
 ];
