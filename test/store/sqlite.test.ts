@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { backlogSql } from '../../src/store/backlog';
 import { sqliteMigrations } from '../../src/store/migrations/sqlite';
 import { MEMORY, SqliteStore } from '../../src/store/sqlite';
 import { CLAIM_OUTBOX, PRUNE_OUTBOX, PRUNE_WATCHES } from '../../src/store/sqlite-watches';
@@ -63,6 +64,24 @@ describe('SqliteStore (file)', () => {
       ).map((row) => row.detail);
       expect(plan).toContain('SCAN o USING INDEX outbox_pending');
       expect(plan).not.toContain('SCAN o');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts the backlog from partial indexes alone: no kept watch’s row is read', async () => {
+    const db = await migratedDatabase();
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${backlogSql('@now')}`).all({ now: 5_000 }) as { detail: string }[]).map((row) => row.detail);
+      const watchReads = plan.filter((detail) => / watches /.test(`${detail} `));
+      expect(watchReads).toEqual([
+        'SCAN watches USING INDEX watches_due',
+        'SEARCH watches USING INDEX watches_lease_end (lease_until>?)',
+        'SEARCH watches USING INDEX watches_due_unleased (next_poll_at<?)',
+        'SEARCH watches USING INDEX watches_lease_end (lease_until>? AND lease_until<?)',
+        'SEARCH watches USING INDEX watches_due_unleased (next_poll_at<?)',
+        'SEARCH watches USING INDEX watches_lease_end (lease_until>? AND lease_until<?)',
+      ]);
     } finally {
       db.close();
     }
