@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { backlogSql } from '../../src/store/backlog';
 import { sqliteMigrations } from '../../src/store/migrations/sqlite';
-import { MEMORY, SqliteStore } from '../../src/store/sqlite';
+import { MEMORY, PAGE_CACHE_SIZE, SqliteStore } from '../../src/store/sqlite';
 import { CLAIM_OUTBOX, PRUNE_OUTBOX, PRUNE_WATCHES } from '../../src/store/sqlite-watches';
 import { describeStoreContract } from './contract';
 
@@ -66,6 +66,21 @@ describe('SqliteStore (file)', () => {
       expect(plan).not.toContain('SCAN o');
     } finally {
       db.close();
+    }
+  });
+
+  it('keeps a page cache of 2 MB per connection, not the 16 MB better-sqlite3 builds SQLite with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vidops-cache-'));
+    const store = new SqliteStore(join(dir, 'vidops.sqlite'), undefined, { checkpoints: 'commits' });
+    const plain = new Database(':memory:');
+    try {
+      expect(plain.pragma('cache_size', { simple: true })).toBe(-16_000);
+      expect((store as unknown as { db: Database.Database }).db.pragma('cache_size', { simple: true })).toBe(PAGE_CACHE_SIZE);
+      expect(PAGE_CACHE_SIZE).toBe(-2_000);
+    } finally {
+      plain.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
