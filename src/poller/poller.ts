@@ -492,10 +492,10 @@ export class Poller {
    * Kept watches whose hold has ended: most have their leases renewed in place for another hold,
    * a chunk per store call, without a write of their state or a claim (what was polled since the
    * claim is written when the watch is given back). While other pollers share the store, a share
-   * of them (`RELEASE_SHARE`, at random) are written and given back, so other replicas get their
-   * share of the watches; so is every
-   * one overdue (due and not polled this cycle: deferred by its project's budget, or left out by
-   * the limits), to take its place in the store's oldest-first queue. The renewed stay kept
+   * of them (`releaseShare`, at random) are written and given back, so other replicas get their
+   * share of the watches; so is every one overdue (due and not polled this cycle: deferred by its
+   * project's budget, or left out by the limits), to take its place in the store's oldest-first
+   * queue. The renewed stay kept
    * during the store call, so a hint (`pollNow`) that comes meanwhile still reaches them. A lease
    * the store refuses to renew (taken back or over meanwhile) is dropped; so is a chunk whose
    * renewal fails (its watches return to the queue when their leases run out).

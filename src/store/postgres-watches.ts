@@ -32,6 +32,7 @@ import {
   forgetPollersSql,
   pruneOutboxSql,
   pruneWatchesSql,
+  retirePollerSql,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
@@ -447,7 +448,7 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   async retirePoller(instance: string): Promise<void> {
-    await this.pool.query('DELETE FROM pollers WHERE instance = $1', [instance]);
+    await this.pool.query(retirePollerSql('$1'), [instance]);
   }
 
   /** Applies `assignments` (`$3`…) to a pending row leased by `owner` (`$1`, `$2`: id, owner), and gives the lease back. */

@@ -30,6 +30,7 @@ import {
   forgetPollersSql,
   pruneOutboxSql,
   pruneWatchesSql,
+  retirePollerSql,
   toNewOutboxRecord,
   toNewWatchRecord,
   toOutboxRow,
@@ -123,6 +124,7 @@ export const PRUNE_WATCHES = pruneWatchesSql('@before', '@limit');
 
 const ANNOUNCE_POLLER = announcePollerSql('@instance', '@now');
 const FORGET_POLLERS = forgetPollersSql('@before');
+const RETIRE_POLLER = retirePollerSql('@instance');
 
 /** Exported for the test that reads its query plan. */
 export const CLAIM_OUTBOX = `
@@ -384,7 +386,7 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async retirePoller(instance: string): Promise<void> {
-    this.statement('DELETE FROM pollers WHERE instance = @instance').run({ instance });
+    this.statement(RETIRE_POLLER).run({ instance });
   }
 
   /** Writes one poll inside the caller's transaction; false (writing nothing) unless `owner` holds the watch. */

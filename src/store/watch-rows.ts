@@ -316,3 +316,6 @@ export const announcePollerSql = (instance: string, now: string): string => `
 
 /** The pollers not heard of since `before`, forgotten (`announcePoller`). */
 export const forgetPollersSql = (before: string): string => `DELETE FROM pollers WHERE seen_at < ${before}`;
+
+/** A poller that stops, forgotten (`retirePoller`). */
+export const retirePollerSql = (instance: string): string => `DELETE FROM pollers WHERE instance = ${instance}`;
