@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { REDACTED } from './errors';
 import { type CallOptions, json, projectPath } from './http';
-import { type VisitedPage, lazyList, visitPage } from './lists';
+import { type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -214,10 +214,18 @@ export class Archives {
     return this.#ctx.http.request({ ...this.#listRequest(options), parse: parseArchiveList }, call);
   }
 
-  /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
-  async listEach(options: ListArchivesOptions, visit: (items: readonly Archive[]) => void, call?: CallOptions): Promise<VisitedPage<Archive>> {
+  /**
+   * As `list`, the page's items handed to `visit` as it is parsed, and not kept; with `memory`,
+   * compared with what the same request answered last time (`visitPage`).
+   */
+  async listEach(
+    options: ListArchivesOptions,
+    visit: (items: readonly Archive[]) => void,
+    call?: CallOptions,
+    memory?: PageMemory,
+  ): Promise<VisitedPage<Archive>> {
     const request = this.#listRequest(options);
-    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), archiveSchema, visit);
+    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), archiveSchema, visit, memory);
   }
 
   #listRequest(options: ListArchivesOptions) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { type VisitedPage, lazyList, visitPage } from './lists';
+import { type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -284,10 +284,18 @@ export class Broadcasts {
     return this.#ctx.http.request({ ...this.#listRequest(options), parse: parseBroadcastList }, call);
   }
 
-  /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
-  async listEach(options: ListBroadcastsOptions, visit: (items: readonly Broadcast[]) => void, call?: CallOptions): Promise<VisitedPage<Broadcast>> {
+  /**
+   * As `list`, the page's items handed to `visit` as it is parsed, and not kept; with `memory`,
+   * compared with what the same request answered last time (`visitPage`).
+   */
+  async listEach(
+    options: ListBroadcastsOptions,
+    visit: (items: readonly Broadcast[]) => void,
+    call?: CallOptions,
+    memory?: PageMemory,
+  ): Promise<VisitedPage<Broadcast>> {
     const request = this.#listRequest(options);
-    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), broadcastSchema, visit);
+    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), broadcastSchema, visit, memory);
   }
 
   #listRequest(options: ListBroadcastsOptions) {

@@ -16,8 +16,8 @@ import { z } from 'zod';
 import { type ResponseBody, decodeUtf8, textStart } from './body';
 import { VideoApiError } from './errors';
 import { type ResponseContext, type ResponseParser, jsonValue, parseData } from './http';
-import { parsePageInPieces } from './page-json';
-import { type ScannedPage, scanPage } from './page-scan';
+import { contiguous, parsePageInPieces } from './page-json';
+import { type PreviousPage, type ScannedPage, scanPage } from './page-scan';
 import type { Page } from './schemas';
 
 type WireItem = { readonly id: string } & Record<string, unknown>;
@@ -79,21 +79,75 @@ function wholePage<S extends z.ZodType<object>>(body: ResponseBody, item: S, res
 }
 
 /**
+ * What one request (the same path and query) answered last time, for the next read of it to be
+ * compared with (`visitPage`): the body's bytes and where its items were. A caller that reads the
+ * same pages again and again (the poller) keeps one per request; most items come back byte for
+ * byte, and their `receivedVersion` tells it so without their being parsed.
+ *
+ * The bytes live in a buffer of the memory's own, written over by the next read once the caller
+ * has said it reads the last read's items no more (`release`); until then a read takes a new
+ * buffer. (A page's worth of memory allocated by every read and kept until the next cost the
+ * poller more in collections than the parse it saves: `bench:poller`.)
+ */
+export class PageMemory {
+  #buffer = Buffer.alloc(0);
+  #last: PreviousPage | undefined;
+  /** Whether items over the buffer's bytes were handed out since `release`. */
+  #inUse = false;
+
+  /** The bytes held: the buffer's. */
+  get byteLength(): number {
+    return this.#buffer.length;
+  }
+
+  /** The last page read, if it was the usual page. */
+  get last(): PreviousPage | undefined {
+    return this.#last;
+  }
+
+  /** Keeps a copy of `bytes` (valid until the next call) and the page scanned from them; returns the items over the copy. */
+  remember(bytes: Buffer, page: ScannedPage): ScannedItems {
+    if (this.#inUse || this.#buffer.length < bytes.length) this.#buffer = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * HEADROOM));
+    const kept = this.#buffer.subarray(0, bytes.copy(this.#buffer));
+    this.#last = { bytes: kept, page };
+    this.#inUse = true;
+    return new ScannedItems(kept, page);
+  }
+
+  /** The items of the reads so far are read no more: the next read may write over their bytes. */
+  release(): void {
+    this.#inUse = false;
+  }
+
+  forget(): void {
+    this.#last = undefined;
+  }
+}
+
+/** Room for a page to grow by a few items before the buffer is allocated again. */
+const HEADROOM = 1.125;
+
+/**
  * One list page read with `read`, its items handed to `visit` as the page is parsed, a piece at a
  * time (page-json.ts), and not kept: a caller that looks at each item once (the poller) holds a
- * piece of a page, not the page. What `visit` throws is thrown as it is once the call is over,
- * not taken for a malformed answer; the items after it are not handed out.
+ * piece of a page, not the page. With `memory`, the page is instead scanned against the body the
+ * same request answered last time: items found there byte for byte are not parsed nor scanned,
+ * and keep their `receivedVersion`; each item is parsed (with its block of neighbours) when
+ * something but its id is read. What `visit` throws is thrown as it is once the call is over, not
+ * taken for a malformed answer; the items after it are not handed out.
  */
 export async function visitPage<S extends z.ZodType<object>>(
   read: (parse: ResponseParser<VisitedPage<z.output<S>>>) => Promise<VisitedPage<z.output<S>>>,
   item: S,
   visit: (items: readonly z.output<S>[]) => void,
+  memory?: PageMemory,
 ): Promise<VisitedPage<z.output<S>>> {
   let failure: { error: unknown } | undefined;
   const page = await read((body, _contentType, response) => {
     let length = 0;
     let last: z.output<S> | undefined;
-    const count = readPage(body, item, response, (items) => {
+    const read = memory === undefined ? readPage : remembered(memory);
+    const count = read(body, item, response, (items) => {
       if (items.length === 0 || failure !== undefined) return;
       length += items.length;
       last = items[items.length - 1];
@@ -132,6 +186,21 @@ function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, resp
   return page.count;
 }
 
+/** `readPage` against the page `memory` holds, which then holds this one (a page not the usual shape is read as `readPage` does, and forgotten). */
+function remembered(memory: PageMemory): typeof readPage {
+  return (body, item, response, visit) => {
+    const bytes = contiguous(body);
+    const scanned = scanPage(bytes, textStart(bytes), bytes.length, memory.last);
+    if (scanned === undefined) {
+      memory.forget();
+      return readPage(body, item, response, visit);
+    }
+    const { count } = parseData(envelopeSchema, scanned.envelope);
+    visit(itemsOver(memory.remember(bytes, scanned), item, response));
+    return count;
+  };
+}
+
 /** A piece's items, each checked to be an object with a string id (`offset`: the piece's place in the page). */
 function wireItemsAt(items: unknown[], offset: number): readonly WireItem[] {
   for (let i = 0; i < items.length; i++) {
@@ -146,6 +215,8 @@ function wireItemsAt(items: unknown[], offset: number): readonly WireItem[] {
 const CHECKED = Symbol('checked');
 /** What a Proxy answers with the item as received, unchecked (see `asReceived`). */
 const RECEIVED = Symbol('received');
+/** What a scanned item's Proxy answers with its bytes' version (see `receivedVersion`). */
+const VERSION = Symbol('version');
 
 /**
  * A listed item's fields as the service sent them, before any check or normalisation; undefined
@@ -154,6 +225,16 @@ const RECEIVED = Symbol('received');
  */
 export function asReceived(item: object): Readonly<Record<string, unknown>> | undefined {
   return (item as { [RECEIVED]?: Record<string, unknown> })[RECEIVED];
+}
+
+/**
+ * The version of a listed item's bytes in a page read against the last (`visitPage` with a
+ * `PageMemory`): the same number as long as the same request answers this item byte for byte, a
+ * number never seen before when its bytes change; undefined for any other item. What a caller
+ * worked out from an item's fields at one version holds for every item of that version.
+ */
+export function receivedVersion(item: unknown): number | undefined {
+  return typeof item === 'object' && item !== null ? (item as { [VERSION]?: number })[VERSION] : undefined;
 }
 
 type Received = WireItem & { [CHECKED]?: { value: object } | { error: Error } };
@@ -177,6 +258,14 @@ class ScannedItems {
     this.#bytes = bytes;
     this.#page = page;
     this.#received = new Array(page.ids.length);
+  }
+
+  get ids(): readonly string[] {
+    return this.#page.ids;
+  }
+
+  version(index: number): number | undefined {
+    return this.#page.versions[index];
   }
 
   /** Item `index` as received (the scan checked that its bytes are a JSON object with its string id). */
@@ -203,12 +292,17 @@ interface ScannedItem {
 }
 
 const receivedOf = (target: ScannedItem): Received => target.items.received(target.index);
+const versionOf = (target: ScannedItem): number | undefined => target.items.version(target.index);
 
 function scannedItems<S extends z.ZodType<object>>(bytes: Buffer, page: ScannedPage, item: S, response: ResponseContext): z.output<S>[] {
-  const handler = itemHandler<ScannedItem>(item, response, receivedOf);
-  const received = new ScannedItems(bytes, page);
-  const items: z.output<S>[] = new Array(page.ids.length);
-  for (let i = 0; i < items.length; i++) items[i] = new Proxy({ id: page.ids[i]!, items: received, index: i }, handler) as unknown as z.output<S>;
+  return itemsOver(new ScannedItems(bytes, page), item, response);
+}
+
+function itemsOver<S extends z.ZodType<object>>(received: ScannedItems, item: S, response: ResponseContext): z.output<S>[] {
+  const handler = itemHandler<ScannedItem>(item, response, receivedOf, versionOf);
+  const ids = received.ids;
+  const items: z.output<S>[] = new Array(ids.length);
+  for (let i = 0; i < items.length; i++) items[i] = new Proxy({ id: ids[i]!, items: received, index: i }, handler) as unknown as z.output<S>;
   return items;
 }
 
@@ -220,6 +314,7 @@ function itemHandler<T extends { readonly id: string }>(
   item: z.ZodType<object>,
   response: ResponseContext,
   received: (target: T) => Received,
+  version: (target: T) => number | undefined = () => undefined,
 ): ProxyHandler<T> {
   const full = (target: T): object => {
     const raw = received(target);
@@ -236,7 +331,7 @@ function itemHandler<T extends { readonly id: string }>(
     return result.value;
   };
   return {
-    get: (target, key) => (key === 'id' ? target.id : key === RECEIVED ? received(target) : Reflect.get(full(target), key)),
+    get: (target, key) => (key === 'id' ? target.id : key === RECEIVED ? received(target) : key === VERSION ? version(target) : Reflect.get(full(target), key)),
     has: (target, key) => key === 'id' || Reflect.has(full(target), key),
     ownKeys: (target) => Reflect.ownKeys(full(target)),
     getOwnPropertyDescriptor: (target, key) => Reflect.getOwnPropertyDescriptor(full(target), key),

@@ -55,8 +55,11 @@ export function parsePageInPieces(body: ResponseBody, handlers: PageHandlers): b
   return parsePieces(bytes, textStart(bytes), bytes.length, handlers);
 }
 
-/** The body's bytes in one buffer: the only chunk, or a copy into memory reused from page to page. */
-function contiguous(body: ResponseBody): Buffer {
+/**
+ * The body's bytes in one buffer: the only chunk, or a copy into memory reused from page to page
+ * (valid until the next call: keep a copy, not the buffer).
+ */
+export function contiguous(body: ResponseBody): Buffer {
   if (body.chunks.length === 1) return body.chunks[0]!;
   if (body.byteLength > MAX_SCRATCH_BYTES) return Buffer.concat(body.chunks, body.byteLength);
   if (scratch.length < body.byteLength) scratch = Buffer.allocUnsafeSlow(Math.max(body.byteLength, 2 * scratch.length));

@@ -12,6 +12,11 @@
  * of objects each with a string `id` — is left to the caller to parse whole (undefined), as is one
  * nested deeper than `MAX_DEPTH` and anything that is not JSON, whose whole parse then fails as
  * before.
+ *
+ * Scanned against the page the same request answered last time (`previous`), an item found there
+ * byte for byte is compared, not scanned: its bytes were JSON with this id then, and are now. It
+ * keeps the `version` it had there; an item whose bytes are new gets a version never given
+ * before. A caller that read the item's fields at that version knows what they say.
  */
 import { decodeUtf8 } from './body';
 
@@ -23,7 +28,18 @@ export interface ScannedPage {
   /** Item `i` is `bytes[starts[i], ends[i])`. */
   starts: number[];
   ends: number[];
+  /** Item `i`'s version: the same as long as its bytes are, from one scan against the previous to the next. */
+  versions: number[];
 }
+
+/** A page scanned before, with the bytes it was scanned from. */
+export interface PreviousPage {
+  bytes: Buffer;
+  page: ScannedPage;
+}
+
+/** The last version given to an item's bytes (process-wide: a version names one item's bytes in one request's answers). */
+let lastVersion = 0;
 
 /** Nesting deeper than this is left to `JSON.parse` (here it would be recursion). */
 const MAX_DEPTH = 256;
@@ -51,9 +67,9 @@ const SMALL_U = 0x75;
 const NOT_A_PAGE = new Error('not a list page');
 
 /** `bytes[start, end)` scanned as a list page, or undefined when it is not one (see above). */
-export function scanPage(bytes: Buffer, start: number, end: number): ScannedPage | undefined {
+export function scanPage(bytes: Buffer, start: number, end: number, previous?: PreviousPage): ScannedPage | undefined {
   try {
-    return new Scanner(bytes, start, end).page();
+    return new Scanner(bytes, start, end, previous).page();
   } catch (error) {
     if (error === NOT_A_PAGE) return undefined;
     throw error;
@@ -76,16 +92,22 @@ class Scanner {
   /** Whether the last string scanned held an escape, and whether its bytes were all ASCII. */
   #escaped = false;
   #ascii = true;
+  readonly #previous: PreviousPage | undefined;
+  /** The previous page's item expected next (the one after the last found there). */
+  #guess = 0;
+  /** The previous page's items by id, built at the first item not where the guess put it. */
+  #previousIndex: Map<string, number> | undefined;
 
-  constructor(bytes: Buffer, start: number, end: number) {
+  constructor(bytes: Buffer, start: number, end: number, previous: PreviousPage | undefined) {
     this.#bytes = bytes;
     this.#start = start;
     this.#end = end;
     this.#i = start;
+    this.#previous = previous;
   }
 
   page(): ScannedPage {
-    const page: ScannedPage = { envelope: {}, ids: [], starts: [], ends: [] };
+    const page: ScannedPage = { envelope: {}, ids: [], starts: [], ends: [], versions: [] };
     let open = -1;
     let close = -1;
     this.#space();
@@ -114,12 +136,50 @@ class Scanner {
     do {
       if (this.#peek() !== OPEN_BRACE) throw NOT_A_PAGE;
       const itemStart = this.#i;
-      const id = this.#item();
-      if (id === undefined) throw NOT_A_PAGE;
+      const previous = this.#previous;
+      let known = previous === undefined ? -1 : this.#sameAt(previous, this.#guess, itemStart);
+      if (known >= 0) {
+        this.#i = itemStart + previous!.page.ends[known]! - previous!.page.starts[known]!;
+      } else {
+        const id = this.#item();
+        if (id === undefined) throw NOT_A_PAGE;
+        if (previous !== undefined) known = this.#sameAt(previous, this.#indexOf(previous, id), itemStart, this.#i);
+        if (known < 0) {
+          page.starts.push(itemStart);
+          page.ends.push(this.#i);
+          page.ids.push(id);
+          page.versions.push(++lastVersion);
+          continue;
+        }
+      }
+      // The previous page's id string too: one string for the item from read to read.
       page.starts.push(itemStart);
       page.ends.push(this.#i);
-      page.ids.push(id);
+      page.ids.push(previous!.page.ids[known]!);
+      page.versions.push(previous!.page.versions[known]!);
+      this.#guess = known + 1;
     } while (!this.#separator(CLOSE_BRACKET));
+  }
+
+  /**
+   * `index` when the previous page's item `index` is byte for byte what starts at `at` (and ends
+   * at `end`, when known), else -1. Only the bytes are compared: the separator after them is
+   * checked as after any item.
+   */
+  #sameAt(previous: PreviousPage, index: number, at: number, end?: number): number {
+    const { starts, ends } = previous.page;
+    if (index < 0 || index >= starts.length) return -1;
+    const length = ends[index]! - starts[index]!;
+    if (at + length > this.#end || (end !== undefined && end - at !== length)) return -1;
+    return this.#bytes.compare(previous.bytes, starts[index]!, ends[index]!, at, at + length) === 0 ? index : -1;
+  }
+
+  /** Where the previous page held the item `id`: the guess first (an item changed in place), then by id. */
+  #indexOf(previous: PreviousPage, id: string): number {
+    const ids = previous.page.ids;
+    if (ids[this.#guess] === id) return this.#guess;
+    this.#previousIndex ??= new Map(ids.map((known, index) => [known, index]));
+    return this.#previousIndex.get(id) ?? -1;
   }
 
   /** One item, at its brace: its top-level `id` if that is a string (the last one, as `JSON.parse` keeps). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { type VisitedPage, lazyList, visitPage } from './lists';
+import { type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import { callerToken } from './participant';
 import { type Known, type Page, RESOLUTIONS, type Resolution, epochMs, optionalEpochMs, projectIdOf, resourceSchema, text, wireId, wireTime } from './schemas';
@@ -117,10 +117,18 @@ export class RenderStreams {
     return this.#ctx.http.request({ ...this.#listRequest(options), parse: parseRenderList }, call);
   }
 
-  /** As `list`, the page's items handed to `visit` a piece at a time as it is parsed, and not kept (`visitPage`). */
-  async listEach(options: { offset?: number; count?: number }, visit: (items: readonly Render[]) => void, call?: CallOptions): Promise<VisitedPage<Render>> {
+  /**
+   * As `list`, the page's items handed to `visit` as it is parsed, and not kept; with `memory`,
+   * compared with what the same request answered last time (`visitPage`).
+   */
+  async listEach(
+    options: { offset?: number; count?: number },
+    visit: (items: readonly Render[]) => void,
+    call?: CallOptions,
+    memory?: PageMemory,
+  ): Promise<VisitedPage<Render>> {
     const request = this.#listRequest(options);
-    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), renderSchema, visit);
+    return visitPage((parse) => this.#ctx.http.request({ ...request, parse }, call), renderSchema, visit, memory);
   }
 
   #listRequest(options: { offset?: number; count?: number }) {

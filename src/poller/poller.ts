@@ -18,6 +18,7 @@ import {
 } from './batch';
 import { type ProjectBudgets, planCycle } from './budget';
 import { type Execution, type SettleRead, executePlan } from './executor';
+import { receivedVersion } from '../api/lists';
 import { replyFor, resourceLabel } from './messages';
 import type { ListedKind, ListedResource, PollSource } from './resources';
 import { KeptLeases } from './kept-leases';
@@ -127,6 +128,13 @@ interface Lease {
   hintedAt?: number;
   /** Others may have touched the lease since it was last confirmed (`leaseChanges`): the store is asked before the next poll. */
   unconfirmed?: boolean;
+  /**
+   * The version of the listed item (`receivedVersion`) a quiet poll last found `quietState`, the
+   * watch's snapshot then, unchanged by: while the snapshot is that one, an item of that version
+   * finds it unchanged again without being read (`#quietNext`).
+   */
+  quietVersion?: number;
+  quietState?: Snapshot;
 }
 
 /** A polled watch whose outcome is still to be worked out. */
@@ -296,6 +304,7 @@ export class Poller {
       if (leases.size > 0) await this.#pollLeases(leases, now, report);
     } finally {
       this.#polling = new Map();
+      this.#source.cycleEnded?.();
     }
     if (this.#options.holdMs > 0) {
       // Announced every cycle it is due, kept watches or not: a replica that starts later and has
@@ -759,14 +768,26 @@ export class Poller {
   #quietNext(lease: Lease, current: Current, polledAt: number): number | undefined {
     const watch = lease.watch;
     if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
+    const previous = watch.lastState;
+    const version = receivedVersion(current);
     let state: Snapshot | undefined;
-    try {
-      state = quietSnapshot(watch, current, polledAt);
-    } catch {
-      // The slow way closes the watch and logs why.
-      return undefined;
+    if (version !== undefined && lease.quietVersion === version && lease.quietState === previous) {
+      // The very bytes that last found this snapshot unchanged (a quiet snapshot is a function of both).
+      state = previous;
+    } else {
+      try {
+        state = quietSnapshot(watch, current, polledAt);
+      } catch {
+        // The slow way closes the watch and logs why.
+        return undefined;
+      }
+      if (state === undefined || isTerminal(watch.kind, state)) return undefined;
+      // Only a snapshot found unchanged (not one with a new read time: a broadcast's) is remembered.
+      if (state === previous && version !== undefined) {
+        lease.quietVersion = version;
+        lease.quietState = state;
+      }
     }
-    if (state === undefined || isTerminal(watch.kind, state)) return undefined;
     const next = this.#nextPollAt(watch, state, polledAt, watch.lastChangeAt);
     watch.lastState = state;
     return next;

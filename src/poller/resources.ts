@@ -117,6 +117,11 @@ export interface PollSource {
    * of backing off the project. Absent: no read is tried twice.
    */
   isPassing?(error: unknown): boolean;
+  /**
+   * A poll cycle is over: nothing it was handed (items, pages) is read any more. A source that
+   * reuses memory from read to read (video-source.ts) may write over what those reads held.
+   */
+  cycleEnded?(): void;
 }
 
 /** Kinds of resource that have their own list and get endpoints. */

@@ -6,6 +6,7 @@
  * absent results instead of failures, so that one vanished resource never backs off a project.
  */
 import { type CallOptions, type VideoClient, VideoApiError, VideoConnectionError, VideoNotFoundError, VideoValidationError } from '../api';
+import { PageMemories } from './page-memories';
 import type { PollSource } from './resources';
 
 export type PollClient = Pick<VideoClient, 'archives' | 'broadcasts' | 'render' | 'streams'>;
@@ -13,6 +14,8 @@ export type PollClient = Pick<VideoClient, 'archives' | 'broadcasts' | 'render' 
 export interface VideoPollSourceOptions {
   /** Per-call time limit (default 15 s). */
   timeoutMs?: number;
+  /** The bytes of list pages kept to compare the next read of each with (default `DEFAULT_MAX_BYTES`; page-memories.ts). */
+  pageMemoryBytes?: number;
 }
 
 /**
@@ -45,20 +48,21 @@ async function unlessAbsent<T>(read: () => Promise<T>): Promise<T | undefined> {
 
 export function videoPollSource(clientFor: (projectName: string) => PollClient, options: VideoPollSourceOptions = {}): PollSource {
   const call: CallOptions = { maxRetries: 0, timeoutMs: options.timeoutMs ?? 15_000 };
+  const memories = new PageMemories(options.pageMemoryBytes);
   return {
     archives: {
       list: (project, query) => clientFor(project).archives.list(query, call),
-      listEach: (project, query, visit) => clientFor(project).archives.listEach(query, visit, call),
+      listEach: (project, query, visit) => clientFor(project).archives.listEach(query, visit, call, memories.of(project, 'archive', query)),
       get: (project, id) => unlessAbsent(() => clientFor(project).archives.get(id, call)),
     },
     broadcasts: {
       list: (project, query) => clientFor(project).broadcasts.list(query, call),
-      listEach: (project, query, visit) => clientFor(project).broadcasts.listEach(query, visit, call),
+      listEach: (project, query, visit) => clientFor(project).broadcasts.listEach(query, visit, call, memories.of(project, 'broadcast', query)),
       get: (project, id) => unlessAbsent(() => clientFor(project).broadcasts.get(id, call)),
     },
     renders: {
       list: (project, query) => clientFor(project).render.list(query, call),
-      listEach: (project, query, visit) => clientFor(project).render.listEach(query, visit, call),
+      listEach: (project, query, visit) => clientFor(project).render.listEach(query, visit, call, memories.of(project, 'render', query)),
       get: (project, id) => unlessAbsent(() => clientFor(project).render.get(id, call)),
     },
     streams: {
@@ -66,5 +70,6 @@ export function videoPollSource(clientFor: (projectName: string) => PollClient, 
       list: async (project, sessionId) => (await unlessAbsent(() => clientFor(project).streams.list(sessionId, call)))?.items ?? [],
     },
     isPassing: isPassingFailure,
+    cycleEnded: () => memories.release(),
   };
 }

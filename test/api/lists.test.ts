@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RETRY_NONE, VideoApiError, VideoClient, closeSharedPools } from '../../src/api';
-import { archiveSchema } from '../../src/api/archives';
+import { type Archive, archiveSchema } from '../../src/api/archives';
+import { PageMemory, receivedVersion } from '../../src/api/lists';
 import { broadcastSchema } from '../../src/api/broadcasts';
 import { parseJson } from '../../src/api/http';
 import { renderSchema } from '../../src/api/render';
@@ -218,5 +219,83 @@ describe('listEach: a page handed over as it is parsed', () => {
     reply = { body: text, headers: { 'content-type': 'application/json' } };
     expect((await failure(client.render.listEach({}, () => undefined))).message).toMatch(/malformed response: body is not valid JSON/);
     expect((await failure(client.archives.list())).message).toMatch(/malformed response: body is not valid JSON/);
+  });
+});
+
+describe('listEach with a PageMemory: each answer compared with the last of the same request', () => {
+  const archives = (n: number, status = 'started') =>
+    Array.from({ length: n }, (_v, i) => ({ ...ARCHIVE, id: `A${i}`, name: `recording ${i}`, createdAt: 1_700_000_000_000 - i, status }));
+
+  async function read(memory: PageMemory): Promise<Archive[]> {
+    const items: Archive[] = [];
+    await client.archives.listEach({ count: 1000 }, (piece) => items.push(...piece), undefined, memory);
+    return items;
+  }
+
+  test('items answered byte for byte keep their version; a changed one gets a new one and reads as changed', async () => {
+    const memory = new PageMemory();
+    const sent = archives(1000);
+    reply = { body: { count: 1000, items: sent } };
+    const first = await read(memory);
+    expect(first.map((item) => item.id)).toEqual(sent.map((item) => item.id));
+    expect(first.map(receivedVersion).every((version) => typeof version === 'number')).toBe(true);
+    reply = { body: { count: 1000, items: sent.map((item, i) => (i === 600 ? { ...item, status: 'stopped', reason: 'user initiated' } : item)) } };
+    const second = await read(memory);
+    second.forEach((item, i) => {
+      if (i === 600) expect(receivedVersion(item)).not.toBe(receivedVersion(first[i]!));
+      else expect(receivedVersion(item)).toBe(receivedVersion(first[i]!));
+    });
+    expect(second[600]!.status).toBe('stopped');
+    expect(second[599]!.status).toBe('started');
+    expect(memory.byteLength).toBeGreaterThan(40_000);
+  });
+
+  test('the real service’s recorded page: read twice, the same versions, its items as list checks them', async () => {
+    // Its very bytes: printed with spaces, as the service sends them.
+    reply = { body: readFileSync(join(FIXTURES, 'archive.list.opentok-node.json'), 'utf8'), headers: { 'content-type': 'application/json' } };
+    const memory = new PageMemory();
+    const items: Archive[] = [];
+    await client.archives.listEach({}, (piece) => items.push(...piece), undefined, memory);
+    const again: Archive[] = [];
+    await client.archives.listEach({}, (piece) => again.push(...piece), undefined, memory);
+    expect(again.map(receivedVersion)).toEqual(items.map(receivedVersion));
+    const listed = await client.archives.list();
+    expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(listed.items)));
+  });
+
+  test('what the page cannot be read as fails as without a memory, and the memory starts again', async () => {
+    const memory = new PageMemory();
+    const sent = archives(1000);
+    reply = { body: { count: 1000, items: sent } };
+    const first = await read(memory);
+    const withoutId: Record<string, unknown>[] = [...sent];
+    withoutId[700] = { sessionId: 'S1' };
+    reply = { body: { count: 1000, items: withoutId } };
+    expect((await failure(read(memory))).message).toMatch(/items: item 700 is not an object with a string id/);
+    expect(memory.last).toBeUndefined();
+    reply = { body: JSON.stringify({ count: 1000, items: sent }).replace('"A990"', '"A990'), headers: { 'content-type': 'application/json' } };
+    expect((await failure(read(memory))).message).toMatch(/malformed response: body is not valid JSON/);
+    reply = { body: { count: 1000, items: sent.map((item, i) => (i === 3 ? { ...item, duration: 'long' } : item)) } };
+    const malformed = await read(memory);
+    expect(() => malformed[3]!.status).toThrow(/item "A3"/);
+    // Scanned whole again: nothing keeps the versions of the answer before the failures.
+    expect(malformed.some((item, i) => receivedVersion(item) === receivedVersion(first[i]!))).toBe(false);
+  });
+
+  test('items of a read stay readable until the memory is released; after it, its buffer is written over, not allocated again', async () => {
+    const memory = new PageMemory();
+    reply = { body: { count: 1000, items: archives(1000) } };
+    const first = await read(memory);
+    reply = { body: { count: 1000, items: archives(1000, 'paused') } };
+    const second = await read(memory);
+    // Not released: the second read took a buffer of its own, and the first read's items (none of them parsed yet) read as sent.
+    expect(first.map((item) => item.status)).toEqual(Array(1000).fill('started'));
+    expect(second[0]!.status).toBe('paused');
+    memory.release();
+    const buffer = memory.last!.bytes.buffer;
+    reply = { body: { count: 1000, items: archives(1000, 'stopped') } };
+    const third = await read(memory);
+    expect(memory.last!.bytes.buffer).toBe(buffer);
+    expect(third.map((item) => item.status)).toEqual(Array(1000).fill('stopped'));
   });
 });

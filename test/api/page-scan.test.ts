@@ -2,7 +2,7 @@ import { parseArchiveList } from '../../src/api/archives';
 import { ResponseBody } from '../../src/api/body';
 import { responseContext } from '../../src/api/http';
 import { asReceived } from '../../src/api/lists';
-import { type ScannedPage, scanPage } from '../../src/api/page-scan';
+import { type PreviousPage, type ScannedPage, scanPage } from '../../src/api/page-scan';
 import { mulberry32 } from '../../src/emulator/insights/random';
 import { listedArchives } from './support/listed-archives';
 
@@ -39,10 +39,17 @@ const PRINTERS: [string, (value: unknown) => string][] = [
   ['with a byte order mark', (v) => `\uFEFF${JSON.stringify(v)}`],
 ];
 
-function scan(text: string): ScannedPage | undefined {
+function scan(text: string, previous?: PreviousPage): ScannedPage | undefined {
   const bytes = Buffer.from(text);
   const start = text.startsWith('\uFEFF') ? 3 : 0;
-  return scanPage(bytes, start, bytes.length);
+  return scanPage(bytes, start, bytes.length, previous);
+}
+
+/** `text` scanned, with its bytes, as the previous answer for the next scan. */
+function previousOf(text: string, previous?: PreviousPage): PreviousPage {
+  const page = scan(text, previous);
+  if (page === undefined) throw new Error('not a page');
+  return { bytes: Buffer.from(text), page };
 }
 
 /** What the scan found, built back: the page as JSON.parse gives it. */
@@ -79,7 +86,7 @@ describe('a list page scanned without building its items', () => {
   });
 
   test('an empty page', () => {
-    expect(scan(' {"count": 0, "items": [ ] } ')).toEqual({ envelope: { count: 0, items: [] }, ids: [], starts: [], ends: [] });
+    expect(scan(' {"count": 0, "items": [ ] } ')).toEqual({ envelope: { count: 0, items: [] }, ids: [], starts: [], ends: [], versions: [] });
   });
 
   test.each([
@@ -148,6 +155,108 @@ describe('a list page scanned without building its items', () => {
       expect(scanned.ids).toEqual((parsed as { items: { id: string }[] }).items.map((item) => item.id));
     }
     // The edits both broke pages and left many whole: the comparison above ran on both kinds.
+    expect(refused).toBeGreaterThan(1000);
+    expect(taken).toBeGreaterThan(300);
+  });
+});
+
+describe('a page scanned against the last answer to the same request', () => {
+  const next = mulberry32(7);
+  const items = Array.from({ length: 200 }, (_v, i) => archive(i, next));
+  const text = JSON.stringify({ count: 200, items });
+
+  test('an answer byte for byte the same: the same items, ids (the same strings) and versions', () => {
+    const first = previousOf(text);
+    const again = scan(text, first)!;
+    expect({ ...again, versions: [] }).toEqual({ ...scan(text), versions: [] });
+    expect(again.versions).toEqual(first.page.versions);
+    again.ids.forEach((id, i) => expect(Object.is(id, first.page.ids[i])).toBe(true));
+    // Versions are never given twice.
+    expect(new Set(first.page.versions).size).toBe(200);
+  });
+
+  test('an item changed, added, moved or removed: a new version for new bytes, the old one for the same bytes wherever they are', () => {
+    const first = previousOf(text);
+    const versionOf = new Map(first.page.ids.map((id, i) => [id, first.page.versions[i]!]));
+    const newest = Math.max(...first.page.versions);
+    const edited = [
+      { ...archive(900, next), id: 'new-at-the-top' },
+      ...items.slice(0, 10),
+      { ...items[10]!, status: 'paused' },
+      ...items.slice(11, 50),
+      ...items.slice(51, 120),
+      items[150]!,
+      ...items.slice(120, 150),
+      ...items.slice(151),
+    ];
+    const changed = JSON.stringify({ count: 201, items: edited });
+    const scanned = scan(changed, first)!;
+    expect(scanned).toMatchObject({ ...scan(changed), versions: expect.any(Array) });
+    expect(rebuilt(changed, scanned)).toEqual(JSON.parse(changed));
+    scanned.ids.forEach((id, i) => {
+      if (id === 'new-at-the-top' || id === items[10]!.id) expect(scanned.versions[i]).toBeGreaterThan(newest);
+      else expect(scanned.versions[i]).toBe(versionOf.get(id));
+    });
+    // And the answer after it is compared with this one.
+    expect(scan(changed, { bytes: Buffer.from(changed), page: scanned })!.versions).toEqual(scanned.versions);
+  });
+
+  test('the same item printed otherwise (spaces inside it) is new bytes; spaces between items are not', () => {
+    const first = previousOf(text);
+    const spaced = `{"count":200,"items":[${items.map((item) => JSON.stringify(item)).join(' ,\n ')}]}`;
+    expect(scan(spaced, first)!.versions).toEqual(first.page.versions);
+    const indented = JSON.stringify({ count: 200, items }, null, 1);
+    const rescanned = scan(indented, first)!;
+    expect(rescanned.ids).toEqual(first.page.ids);
+    expect(rescanned.versions.every((version) => !first.page.versions.includes(version))).toBe(true);
+  });
+
+  test('an answer that is not JSON is refused as without the last one, wherever it breaks (random edits)', () => {
+    const random = mulberry32(1234);
+    const base = JSON.stringify({ count: 6, items: items.slice(0, 6) }, null, 1);
+    const first = previousOf(base);
+    const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', '1', '-', 'e', 'u', 'n', '\n'];
+    let taken = 0;
+    let refused = 0;
+    for (let round = 0; round < 3000; round++) {
+      let edited = base;
+      for (let edits = 1 + Math.floor(random() * 3); edits > 0; edits--) {
+        const at = Math.floor(random() * edited.length);
+        const c = alphabet[Math.floor(random() * alphabet.length)]!;
+        const how = random();
+        edited =
+          how < 0.4
+            ? edited.slice(0, at) + edited.slice(at + 1)
+            : how < 0.7
+              ? edited.slice(0, at) + c + edited.slice(at)
+              : edited.slice(0, at) + c + edited.slice(at + 1);
+      }
+      const alone = scan(edited);
+      const compared = scan(edited, first);
+      let parses = true;
+      try {
+        JSON.parse(edited);
+      } catch {
+        parses = false;
+      }
+      if (!parses) {
+        expect(compared).toBeUndefined();
+        refused += 1;
+        continue;
+      }
+      expect(compared === undefined).toBe(alone === undefined);
+      if (compared === undefined) continue;
+      taken += 1;
+      expect({ ...compared, versions: [] }).toEqual({ ...alone, versions: [] });
+      // An item keeps its version exactly when its bytes are those it had.
+      compared.ids.forEach((id, i) => {
+        const before = first.page.ids.indexOf(id);
+        const bytes = Buffer.from(edited);
+        const same =
+          before >= 0 && bytes.subarray(compared.starts[i], compared.ends[i]).equals(first.bytes.subarray(first.page.starts[before], first.page.ends[before]));
+        expect(compared.versions[i] === first.page.versions[before]).toBe(same);
+      });
+    }
     expect(refused).toBeGreaterThan(1000);
     expect(taken).toBeGreaterThan(300);
   });

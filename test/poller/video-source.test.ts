@@ -1,3 +1,4 @@
+import { receivedVersion } from '../../src/api/lists';
 import { VideoApiError, VideoClient, VideoConnectionError, VideoNotFoundError, VideoRateLimitError, VideoTimeoutError } from '../../src/api';
 import { type RunningEmulator, startEmulator } from '../../src/emulator';
 import { ProjectBudgets } from '../../src/poller/budget';
@@ -76,22 +77,24 @@ describe('the poller against the emulator, through the real adapter', () => {
     await emu.close();
   });
 
-  function world() {
+  function world(options: { keepLeases?: boolean; slowMs?: number } = {}) {
     const { apiKey, apiSecret } = emu.control.createProject();
     const client = new VideoClient({ baseUrl: emu.baseUrl, apiKey, apiSecret });
     const sessionId = emu.control.createSession(apiKey);
     const alice = emu.control.connect(apiKey, sessionId);
     const camera = emu.control.publish(apiKey, sessionId, alice, { videoType: 'camera' });
     const store = new MemoryWatchStore();
+    const source = videoPollSource(() => client);
     const poller = new Poller({
       store,
-      source: videoPollSource(() => client),
+      source,
       budgets: new ProjectBudgets({ capacity: 20, refillPerSecond: 10 }, () => emu.control.now()),
       logger: silentLogger,
       instanceId: 'emu-poller',
       clock: () => emu.control.now(),
       random: () => 0.5,
-      schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0 },
+      schedule: { ...DEFAULT_SCHEDULE, jitterRatio: 0, ...(options.slowMs !== undefined && { slowMs: options.slowMs }) },
+      ...(options.keepLeases && { keepLeases: true }),
     });
     const replies = () => store.allOutbox().map((row) => (row.payload.type === 'reply' ? row.payload.text : ''));
     const pollAfter = async (ms: number) => {
@@ -99,12 +102,17 @@ describe('the poller against the emulator, through the real adapter', () => {
       await store.expedite({}, emu.control.now());
       return poller.runCycle();
     };
-    return { apiKey, client, sessionId, alice, camera, store, poller, replies, pollAfter };
+    /** The clock moved on and a cycle run, with nothing made due before its time (kept leases stay kept). */
+    const cycleAfter = async (ms: number) => {
+      emu.control.advanceTime(ms);
+      return poller.runCycle();
+    };
+    return { apiKey, client, sessionId, alice, camera, store, source, poller, replies, pollAfter, cycleAfter };
   }
 
-  /** An archive started in the world's session and watched. */
-  async function watchedArchive(w: ReturnType<typeof world>, name: string) {
-    const started = await w.client.archives.start({ sessionId: w.sessionId, name });
+  /** An archive started in the world's session and watched (one of several at once: with a tag of its own). */
+  async function watchedArchive(w: ReturnType<typeof world>, name: string, multiArchiveTag?: string) {
+    const started = await w.client.archives.start({ sessionId: w.sessionId, name, ...(multiArchiveTag && { multiArchiveTag }) });
     await w.store.addWatch(
       createWatch({
         target: target(),
@@ -210,5 +218,35 @@ describe('the poller against the emulator, through the real adapter', () => {
     emu.control.disconnect(w.apiKey, w.sessionId, call.connectionId);
     await w.pollAfter(1_000);
     expect(w.replies()).toEqual(['Phone call connected', 'Phone call ended']);
+  });
+
+  it('keeps watches between polls over pages read again and again, unparsed, and still sees each change', async () => {
+    const w = world({ keepLeases: true, slowMs: 5_000 });
+    // Enough recordings for pages the size of a real project's, every one watched.
+    const archives = [];
+    for (let i = 0; i < 40; i++) archives.push(await watchedArchive(w, `Stand-up ${i}`, `tag-${i}`));
+    /** Each listed archive's id → the version of its bytes. */
+    const versions = async () => {
+      const seen = new Map<string, number | undefined>();
+      await w.source.archives.listEach!('prod', { offset: 0, count: 1000 }, (items) => items.forEach((item) => seen.set(item.id, receivedVersion(item))));
+      w.source.cycleEnded!();
+      return seen;
+    };
+    const report = await w.pollAfter(1_000);
+    expect(report.claimed).toBe(40);
+    // Polled every 5 s within the 45-s hold: kept, not claimed again.
+    for (let i = 0; i < 5; i++) expect(await w.cycleAfter(5_000)).toMatchObject({ kept: 40, polled: 40, claimed: 0 });
+    const before = await versions();
+    await w.client.archives.stop(archives[17]!.id);
+    await w.cycleAfter(5_000);
+    await w.cycleAfter(5_000);
+    const told = ['Recording stopped on request', expect.stringMatching(/^Recording available — \d+ s/)];
+    expect(w.replies()).toEqual(told);
+    // Only the stopped recording's item came back changed.
+    const after = await versions();
+    expect(after.size).toBe(40);
+    expect([...after].filter(([id, version]) => version !== before.get(id)).map(([id]) => id)).toEqual([archives[17]!.id]);
+    for (let i = 0; i < 3; i++) await w.cycleAfter(5_000);
+    expect(w.replies()).toEqual(told);
   });
 });
