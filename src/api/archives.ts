@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { REDACTED } from './errors';
 import { type CallOptions, json, projectPath } from './http';
-import { type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
+import { type PageItems, type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -220,7 +220,7 @@ export class Archives {
    */
   async listEach(
     options: ListArchivesOptions,
-    visit: (items: readonly Archive[]) => void,
+    visit: (items: PageItems<Archive>) => void,
     call?: CallOptions,
     memory?: PageMemory,
   ): Promise<VisitedPage<Archive>> {

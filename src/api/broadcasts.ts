@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
+import { type PageItems, type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import {
   type Known,
@@ -290,7 +290,7 @@ export class Broadcasts {
    */
   async listEach(
     options: ListBroadcastsOptions,
-    visit: (items: readonly Broadcast[]) => void,
+    visit: (items: PageItems<Broadcast>) => void,
     call?: CallOptions,
     memory?: PageMemory,
   ): Promise<VisitedPage<Broadcast>> {

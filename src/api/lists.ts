@@ -37,6 +37,49 @@ const wireItems = z.custom<readonly WireItem[]>((value) => Array.isArray(value) 
 
 const envelopeSchema = z.looseObject({ count: z.number().int(), items: wireItems });
 
+/**
+ * A page's items as `visitPage` hands them over: each one's id and version at hand, the item
+ * itself (a Proxy, checked when read past its id) built when asked for. The poller settles most
+ * items of its pages by id and version alone.
+ */
+export interface PageItems<T> {
+  readonly length: number;
+  id(index: number): string;
+  /** See `receivedVersion`. */
+  version(index: number): number | undefined;
+  item(index: number): T;
+}
+
+/** Every item of `items`, built. */
+export function allItems<T>(items: PageItems<T>): T[] {
+  return Array.from({ length: items.length }, (_v, i) => items.item(i));
+}
+
+/** `PageItems` over items already built (each an object with a string `id`, as the envelope's check made sure). */
+export class ArrayItems<T extends object> implements PageItems<T> {
+  readonly #items: readonly T[];
+
+  constructor(items: readonly T[]) {
+    this.#items = items;
+  }
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  id(index: number): string {
+    return (this.#items[index] as { readonly id: string }).id;
+  }
+
+  version(index: number): number | undefined {
+    return receivedVersion(this.#items[index]);
+  }
+
+  item(index: number): T {
+    return this.#items[index]!;
+  }
+}
+
 /** What a page read item by item leaves (`visitPage`): its total, how many items it held, its last. */
 export interface VisitedPage<T> {
   count: number;
@@ -60,7 +103,7 @@ export function lazyList<S extends z.ZodType<object>>(item: S): ResponseParser<P
     const scanned = scanPage(bytes, textStart(bytes), bytes.length);
     if (scanned === undefined) return wholePage(body, item, response);
     const page = parseData(envelopeSchema, scanned.envelope);
-    return { count: page.count, items: scannedItems(bytes, scanned, item, response) };
+    return { count: page.count, items: allItems(new ScannedPageItems(new ScannedItems(bytes, scanned), item, response)) };
   };
 }
 
@@ -139,7 +182,7 @@ const HEADROOM = 1.125;
 export async function visitPage<S extends z.ZodType<object>>(
   read: (parse: ResponseParser<VisitedPage<z.output<S>>>) => Promise<VisitedPage<z.output<S>>>,
   item: S,
-  visit: (items: readonly z.output<S>[]) => void,
+  visit: (items: PageItems<z.output<S>>) => void,
   memory?: PageMemory,
 ): Promise<VisitedPage<z.output<S>>> {
   let failure: { error: unknown } | undefined;
@@ -150,7 +193,7 @@ export async function visitPage<S extends z.ZodType<object>>(
     const count = read(body, item, response, (items) => {
       if (items.length === 0 || failure !== undefined) return;
       length += items.length;
-      last = items[items.length - 1];
+      last = items.item(items.length - 1);
       try {
         visit(items);
       } catch (error) {
@@ -168,7 +211,7 @@ export async function visitPage<S extends z.ZodType<object>>(
  * every item's id are checked before the items are handed out; the rest of each item is checked
  * against `item` when first read. Returns the page's `count`.
  */
-function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, response: ResponseContext, visit: (items: z.output<S>[]) => void): number {
+function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, response: ResponseContext, visit: (items: PageItems<z.output<S>>) => void): number {
   let count = 0;
   let offset = 0;
   const inPieces = parsePageInPieces(body, {
@@ -176,13 +219,13 @@ function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, resp
       count = parseData(envelopeSchema, envelope).count;
     },
     items: (raw) => {
-      visit(lazyItems(wireItemsAt(raw, offset), item, response));
+      visit(new ArrayItems(lazyItems(wireItemsAt(raw, offset), item, response)));
       offset += raw.length;
     },
   });
   if (inPieces) return count;
   const page = wholePage(body, item, response);
-  visit(page.items);
+  visit(new ArrayItems(page.items));
   return page.count;
 }
 
@@ -196,7 +239,7 @@ function remembered(memory: PageMemory): typeof readPage {
       return readPage(body, item, response, visit);
     }
     const { count } = parseData(envelopeSchema, scanned.envelope);
-    visit(itemsOver(memory.remember(bytes, scanned), item, response));
+    visit(new ScannedPageItems(memory.remember(bytes, scanned), item, response));
     return count;
   };
 }
@@ -294,16 +337,33 @@ interface ScannedItem {
 const receivedOf = (target: ScannedItem): Received => target.items.received(target.index);
 const versionOf = (target: ScannedItem): number | undefined => target.items.version(target.index);
 
-function scannedItems<S extends z.ZodType<object>>(bytes: Buffer, page: ScannedPage, item: S, response: ResponseContext): z.output<S>[] {
-  return itemsOver(new ScannedItems(bytes, page), item, response);
-}
+/** A scanned page's `PageItems`: an item's Proxy is built when the item is first asked for. */
+class ScannedPageItems<S extends z.ZodType<object>> implements PageItems<z.output<S>> {
+  readonly #received: ScannedItems;
+  readonly #handler: ProxyHandler<ScannedItem>;
+  readonly #items: (z.output<S> | undefined)[];
 
-function itemsOver<S extends z.ZodType<object>>(received: ScannedItems, item: S, response: ResponseContext): z.output<S>[] {
-  const handler = itemHandler<ScannedItem>(item, response, receivedOf, versionOf);
-  const ids = received.ids;
-  const items: z.output<S>[] = new Array(ids.length);
-  for (let i = 0; i < items.length; i++) items[i] = new Proxy({ id: ids[i]!, items: received, index: i }, handler) as unknown as z.output<S>;
-  return items;
+  constructor(received: ScannedItems, item: S, response: ResponseContext) {
+    this.#received = received;
+    this.#handler = itemHandler<ScannedItem>(item, response, receivedOf, versionOf);
+    this.#items = new Array(received.ids.length);
+  }
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  id(index: number): string {
+    return this.#received.ids[index]!;
+  }
+
+  version(index: number): number | undefined {
+    return this.#received.version(index);
+  }
+
+  item(index: number): z.output<S> {
+    return (this.#items[index] ??= new Proxy({ id: this.id(index), items: this.#received, index }, this.#handler) as unknown as z.output<S>);
+  }
 }
 
 /**

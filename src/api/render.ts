@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from './context';
 import { type CallOptions, json, projectPath } from './http';
-import { type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
+import { type PageItems, type PageMemory, type VisitedPage, lazyList, visitPage } from './lists';
 import { type ListAllOptions, paginate } from './paging';
 import { callerToken } from './participant';
 import { type Known, type Page, RESOLUTIONS, type Resolution, epochMs, optionalEpochMs, projectIdOf, resourceSchema, text, wireId, wireTime } from './schemas';
@@ -123,7 +123,7 @@ export class RenderStreams {
    */
   async listEach(
     options: { offset?: number; count?: number },
-    visit: (items: readonly Render[]) => void,
+    visit: (items: PageItems<Render>) => void,
     call?: CallOptions,
     memory?: PageMemory,
   ): Promise<VisitedPage<Render>> {

@@ -16,7 +16,8 @@ import {
   resourceKey,
   wantsNextPage,
 } from './batch';
-import type { ListAndGet, ListedKind, ListedResource, PollSource, VisitedPage } from './resources';
+import { ArrayItems } from '../api/lists';
+import type { ListAndGet, ListedKind, ListedResource, PageItems, PollSource, VisitedPage } from './resources';
 import { ALL_SESSIONS, consoleStreams } from './snapshot';
 
 export interface Execution {
@@ -36,10 +37,11 @@ export interface Execution {
 class BudgetExhausted extends Error {}
 
 /**
- * Called with each item a list page holds, as the page arrives; true when the caller has dealt
- * with it (a wanted item is then not kept in `fetched`, only its id in `settled`).
+ * Called with each item a list page holds (item `index` of `items`), as the page arrives; true
+ * when the caller has dealt with it (a wanted item is then not kept in `fetched`, only its id in
+ * `settled`). A caller that settles an item by its id and version alone never builds it.
  */
-export type SettleRead = (kind: ListedKind, item: ListedResource) => boolean;
+export type SettleRead = (kind: ListedKind, items: PageItems<ListedResource>, index: number) => boolean;
 
 export async function executePlan(
   projectName: string,
@@ -73,7 +75,7 @@ export async function executePlan(
     offset: number,
     count: number,
     sessionId: string | undefined,
-    visit: (items: readonly ListedResource[]) => void,
+    visit: (items: PageItems<ListedResource>) => void,
   ): Promise<VisitedPage<ListedResource>> => {
     // A watch on every session reads the unfiltered list.
     const query = { offset, count, ...(sessionId !== undefined && sessionId !== ALL_SESSIONS && { sessionId }) };
@@ -100,15 +102,14 @@ export async function executePlan(
     try {
       let handedOver = 0;
       // Each piece of a page as it is parsed: a page's items do not all live at once.
-      const take = (items: readonly ListedResource[]): void => {
+      const take = (items: PageItems<ListedResource>): void => {
         handedOver += items.length;
-        // An index, not for…of: here each step of the iterator allocated its result.
         for (let i = 0; i < items.length; i++) {
-          const item = items[i]!;
-          if (!missing.delete(item.id)) settle(scan.kind, item);
-          else if (settle(scan.kind, item)) settled.add(item.id);
-          else read.set(item.id, item);
-          if (scan.collect) collected.push(item);
+          const id = items.id(i);
+          if (!missing.delete(id)) settle(scan.kind, items, i);
+          else if (settle(scan.kind, items, i)) settled.add(id);
+          else read.set(id, items.item(i));
+          if (scan.collect) collected.push(items.item(i));
         }
       };
       for (;;) {
@@ -157,9 +158,14 @@ export async function executePlan(
 }
 
 /** A page of `source`, read with `listEach` where the source has it. */
-async function pageOf<T, Q>(source: ListAndGet<T, Q>, projectName: string, query: Q, visit: (items: readonly T[]) => void): Promise<VisitedPage<T>> {
+async function pageOf<T extends object, Q>(
+  source: ListAndGet<T, Q>,
+  projectName: string,
+  query: Q,
+  visit: (items: PageItems<T>) => void,
+): Promise<VisitedPage<T>> {
   if (source.listEach) return source.listEach(projectName, query, visit);
   const page = await source.list(projectName, query);
-  visit(page.items);
+  visit(new ArrayItems(page.items));
   return { count: page.count, length: page.items.length, last: page.items[page.items.length - 1] };
 }

@@ -765,32 +765,40 @@ export class Poller {
    * only in when it was read (a broadcast's) replaces the kept copy's, and is written when the
    * watch is given back.
    */
-  #quietNext(lease: Lease, current: Current, polledAt: number): number | undefined {
+  #quietNext(lease: Lease, current: Current, polledAt: number, version = receivedVersion(current)): number | undefined {
+    const unchanged = this.#unchangedNext(lease, version, polledAt);
+    if (unchanged !== undefined) return unchanged;
     const watch = lease.watch;
     if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
     const previous = watch.lastState;
-    const version = receivedVersion(current);
     let state: Snapshot | undefined;
-    if (version !== undefined && lease.quietVersion === version && lease.quietState === previous) {
-      // The very bytes that last found this snapshot unchanged (a quiet snapshot is a function of both).
-      state = previous;
-    } else {
-      try {
-        state = quietSnapshot(watch, current, polledAt);
-      } catch {
-        // The slow way closes the watch and logs why.
-        return undefined;
-      }
-      if (state === undefined || isTerminal(watch.kind, state)) return undefined;
-      // Only a snapshot found unchanged (not one with a new read time: a broadcast's) is remembered.
-      if (state === previous && version !== undefined) {
-        lease.quietVersion = version;
-        lease.quietState = state;
-      }
+    try {
+      state = quietSnapshot(watch, current, polledAt);
+    } catch {
+      // The slow way closes the watch and logs why.
+      return undefined;
+    }
+    if (state === undefined || isTerminal(watch.kind, state)) return undefined;
+    // Only a snapshot found unchanged (not one with a new read time: a broadcast's) is remembered.
+    if (state === previous && version !== undefined) {
+      lease.quietVersion = version;
+      lease.quietState = state;
     }
     const next = this.#nextPollAt(watch, state, polledAt, watch.lastChangeAt);
     watch.lastState = state;
     return next;
+  }
+
+  /**
+   * `#quietNext` for an item of `version` (`receivedVersion`) when that is the very version that
+   * last found the watch's snapshot unchanged: the item need not be read, let alone built (a
+   * quiet snapshot is a function of the snapshot and the item's bytes). Undefined otherwise.
+   */
+  #unchangedNext(lease: Lease, version: number | undefined, polledAt: number): number | undefined {
+    const watch = lease.watch;
+    if (version === undefined || lease.quietVersion !== version || lease.quietState !== watch.lastState) return undefined;
+    if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
+    return this.#nextPollAt(watch, watch.lastState, polledAt, watch.lastChangeAt);
   }
 
   /** Keeps a quiet poll's watch (as #settle keeps a poll: a hint that came while it was being read asks for another). */
@@ -851,8 +859,8 @@ export class Poller {
     };
     const changed: { followers: Lease[]; kind: ListedKind; item: ListedResource }[] = [];
     // Called for every item of every page (10,000 a full cycle): plain loops, no callbacks.
-    const settle: SettleRead = (kind, item) => {
-      const id = item.id;
+    const settle: SettleRead = (kind, items, index) => {
+      const id = items.id(index);
       size = 0;
       const kept = this.#kept.following(kind, id);
       if (kept !== undefined) {
@@ -863,16 +871,19 @@ export class Poller {
       if (fresh !== undefined) for (let i = 0; i < fresh.length; i++) if (this.#kept.get(fresh[i]!.watch.id) !== fresh[i]) group[size++] = fresh[i]!;
       if (size === 0) return false;
       const polledAt = this.#clock();
+      const version = items.version(index);
       // Most resources have one watch: no array for its next poll time.
       let first = 0;
       let others: number[] | undefined;
       for (let i = 0; i < size; i++) {
         const lease = group[i]!;
         // A hint while the pages were read: the page may be older than the hint.
-        const quiet = hintedSince(lease) ? undefined : this.#quietNext(lease, item as Current, polledAt);
+        const quiet = hintedSince(lease)
+          ? undefined
+          : (this.#unchangedNext(lease, version, polledAt) ?? this.#quietNext(lease, items.item(index) as Current, polledAt, version));
         if (quiet === undefined) {
           const notInCycle = group.slice(0, size).filter((follower) => !leases.has(follower.watch.id));
-          if (notInCycle.length > 0) changed.push({ followers: notInCycle, kind, item });
+          if (notInCycle.length > 0) changed.push({ followers: notInCycle, kind, item: items.item(index) });
           return false;
         }
         if (i === 0) first = quiet;

@@ -4,6 +4,9 @@
  * more fields and satisfy them structurally. Statuses are plain strings so that a value a newer
  * service introduces is still diffed and reported rather than rejected.
  */
+import type { PageItems } from '../api/lists';
+
+export type { PageItems };
 
 export interface ArchiveResource {
   id: string;
@@ -85,10 +88,10 @@ export interface VisitedPage<T> {
 export interface ListAndGet<T, Q> {
   list(projectName: string, query: Q): Promise<Page<T>>;
   /**
-   * As `list`, the items handed to `visit` as the page is parsed, a piece at a time, and not
-   * kept (a source without it is read with `list`).
+   * As `list`, the items handed to `visit` as the page is parsed (a piece at a time, or compared
+   * with the last answer: `PageItems`), and not kept (a source without it is read with `list`).
    */
-  listEach?(projectName: string, query: Q, visit: (items: readonly T[]) => void): Promise<VisitedPage<T>>;
+  listEach?(projectName: string, query: Q, visit: (items: PageItems<T>) => void): Promise<VisitedPage<T>>;
   /** Resolves `undefined` when the service says the resource does not exist. */
   get(projectName: string, id: string): Promise<T | undefined>;
 }

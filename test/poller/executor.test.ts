@@ -1,6 +1,7 @@
+import { ArrayItems } from '../../src/api/lists';
 import { type ListScan, type RequestPlan } from '../../src/poller/batch';
 import { executePlan } from '../../src/poller/executor';
-import type { ArchiveResource, ListQuery } from '../../src/poller/resources';
+import type { ArchiveResource, ListQuery, PageItems } from '../../src/poller/resources';
 import { FakeVideoService, archive, broadcast, render } from './fakes';
 
 const T0 = 1_700_000_000_000;
@@ -40,19 +41,20 @@ describe('executePlan', () => {
       value: {
         ...service.archives,
         list: () => Promise.reject(new Error('read with listEach')),
-        listEach: async (project: string, query: ListQuery, visit: (items: readonly ArchiveResource[]) => void) => {
+        listEach: async (project: string, query: ListQuery, visit: (items: PageItems<ArchiveResource>) => void) => {
           const page = await service.archives.list(project, query);
           for (let start = 0; start < page.items.length; start += 400) {
             events.push(`piece at ${start}`);
-            visit(page.items.slice(start, start + 400));
+            visit(new ArrayItems(page.items.slice(start, start + 400)));
           }
           return { count: page.count, length: page.items.length, last: page.items[page.items.length - 1] };
         },
       },
     });
-    const settle = (_kind: string, item: { id: string }) => {
-      if (item.id === at(0) || item.id === at(450) || item.id === at(1_200)) events.push(`settled ${item.id}`);
-      return item.id !== at(1_200);
+    const settle = (_kind: string, items: PageItems<{ id: string }>, index: number) => {
+      const id = items.id(index);
+      if (id === at(0) || id === at(450) || id === at(1_200)) events.push(`settled ${id}`);
+      return id !== at(1_200);
     };
     const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(0), at(450), at(1_200)] })), source, always, settle);
     expect(events).toEqual([
@@ -180,14 +182,14 @@ describe('executePlan', () => {
       Object.defineProperty(source, 'archives', {
         value: {
           ...service.archives,
-          listEach: async (project: string, query: ListQuery, visit: (items: readonly ArchiveResource[]) => void) => {
+          listEach: async (project: string, query: ListQuery, visit: (items: PageItems<ArchiveResource>) => void) => {
             const page = await service.archives.list(project, query);
             const failure = failures[lists++];
             if (failure !== undefined) {
-              if (handed > 0) visit(page.items.slice(0, handed));
+              if (handed > 0) visit(new ArrayItems(page.items.slice(0, handed)));
               throw failure;
             }
-            visit(page.items);
+            visit(new ArrayItems(page.items));
             return { count: page.count, length: page.items.length, last: page.items[page.items.length - 1] };
           },
         },

@@ -1,4 +1,4 @@
-import { receivedVersion } from '../../src/api/lists';
+import { allItems, receivedVersion } from '../../src/api/lists';
 import { VideoApiError, VideoClient, VideoConnectionError, VideoNotFoundError, VideoRateLimitError, VideoTimeoutError } from '../../src/api';
 import { type RunningEmulator, startEmulator } from '../../src/emulator';
 import { ProjectBudgets } from '../../src/poller/budget';
@@ -228,7 +228,9 @@ describe('the poller against the emulator, through the real adapter', () => {
     /** Each listed archive's id → the version of its bytes. */
     const versions = async () => {
       const seen = new Map<string, number | undefined>();
-      await w.source.archives.listEach!('prod', { offset: 0, count: 1000 }, (items) => items.forEach((item) => seen.set(item.id, receivedVersion(item))));
+      await w.source.archives.listEach!('prod', { offset: 0, count: 1000 }, (items) =>
+        allItems(items).forEach((item) => seen.set(item.id, receivedVersion(item))),
+      );
       w.source.cycleEnded!();
       return seen;
     };
