@@ -59,6 +59,26 @@ function rebuilt(text: string, page: ScannedPage): unknown {
   return { ...page.envelope, items };
 }
 
+/** Edits that break JSON and edits that keep it: the characters of its grammar, and a letter beyond ASCII. */
+const EDIT_ALPHABET = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', '1', '-', '.', 'e', 'u', 'n', 't', 'é', '\n'];
+
+/** `text` with one to three characters deleted, inserted or replaced at random. */
+function randomlyEdited(text: string, next: () => number): string {
+  let edited = text;
+  for (let edits = 1 + Math.floor(next() * 3); edits > 0; edits--) {
+    const at = Math.floor(next() * edited.length);
+    const c = EDIT_ALPHABET[Math.floor(next() * EDIT_ALPHABET.length)]!;
+    const how = next();
+    edited =
+      how < 0.4
+        ? edited.slice(0, at) + edited.slice(at + 1)
+        : how < 0.7
+          ? edited.slice(0, at) + c + edited.slice(at)
+          : edited.slice(0, at) + c + edited.slice(at + 1);
+  }
+  return edited;
+}
+
 describe('a list page scanned without building its items', () => {
   test.each(PRINTERS)('%s: every item found whole, with the id JSON.parse gives it, and the envelope', (_name, print) => {
     for (let seed = 1; seed <= 5; seed++) {
@@ -126,18 +146,10 @@ describe('a list page scanned without building its items', () => {
   test('a page the scan takes is always JSON, and exactly what JSON.parse gives (random edits of a page)', () => {
     const next = mulberry32(99);
     const base = JSON.stringify({ count: 3, items: [archive(1, next), archive(3, next), archive(5, next)] }, null, 1);
-    const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', '1', '-', '.', 'e', 'u', 'n', 't', 'é', '\n'];
     let taken = 0;
     let refused = 0;
     for (let round = 0; round < 4000; round++) {
-      let text = base;
-      for (let edits = 1 + Math.floor(next() * 3); edits > 0; edits--) {
-        const at = Math.floor(next() * text.length);
-        const c = alphabet[Math.floor(next() * alphabet.length)]!;
-        const how = next();
-        text =
-          how < 0.4 ? text.slice(0, at) + text.slice(at + 1) : how < 0.7 ? text.slice(0, at) + c + text.slice(at) : text.slice(0, at) + c + text.slice(at + 1);
-      }
+      let text = randomlyEdited(base, next);
       // As a body arrives: bytes (an edit that split a surrogate pair leaves U+FFFD, as decoding does).
       text = Buffer.from(text).toString();
       const scanned = scan(text);
@@ -215,22 +227,10 @@ describe('a page scanned against the last answer to the same request', () => {
     const random = mulberry32(1234);
     const base = JSON.stringify({ count: 6, items: items.slice(0, 6) }, null, 1);
     const first = previousOf(base);
-    const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', '0', '1', '-', 'e', 'u', 'n', '\n'];
     let taken = 0;
     let refused = 0;
     for (let round = 0; round < 3000; round++) {
-      let edited = base;
-      for (let edits = 1 + Math.floor(random() * 3); edits > 0; edits--) {
-        const at = Math.floor(random() * edited.length);
-        const c = alphabet[Math.floor(random() * alphabet.length)]!;
-        const how = random();
-        edited =
-          how < 0.4
-            ? edited.slice(0, at) + edited.slice(at + 1)
-            : how < 0.7
-              ? edited.slice(0, at) + c + edited.slice(at)
-              : edited.slice(0, at) + c + edited.slice(at + 1);
-      }
+      const edited = randomlyEdited(base, random);
       const alone = scan(edited);
       const compared = scan(edited, first);
       let parses = true;
