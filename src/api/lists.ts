@@ -137,6 +137,12 @@ export class PageMemory {
   #last: PreviousPage | undefined;
   /** Whether items over the buffer's bytes were handed out since `release`. */
   #inUse = false;
+  readonly #onResize: ((delta: number) => void) | undefined;
+
+  /** `onResize`: told by how many bytes the memory grew (or shrank) each time it does. */
+  constructor(onResize?: (delta: number) => void) {
+    this.#onResize = onResize;
+  }
 
   /** The bytes held: the buffer's. */
   get byteLength(): number {
@@ -150,7 +156,11 @@ export class PageMemory {
 
   /** Keeps a copy of `bytes` (valid until the next call) and the page scanned from them; returns the items over the copy. */
   remember(bytes: Buffer, page: ScannedPage): ScannedItems {
-    if (this.#inUse || this.#buffer.length < bytes.length) this.#buffer = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * HEADROOM));
+    if (this.#inUse || this.#buffer.length < bytes.length) {
+      const before = this.#buffer.length;
+      this.#buffer = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * HEADROOM));
+      this.#onResize?.(this.#buffer.length - before);
+    }
     const kept = this.#buffer.subarray(0, bytes.copy(this.#buffer));
     this.#last = { bytes: kept, page };
     this.#inUse = true;

@@ -17,6 +17,7 @@ export class PageMemories {
   readonly #maxBytes: number;
   /** Least recently used first. */
   readonly #byRequest = new Map<string, PageMemory>();
+  #bytes = 0;
 
   constructor(maxBytes = DEFAULT_MAX_BYTES) {
     this.#maxBytes = maxBytes;
@@ -25,10 +26,10 @@ export class PageMemories {
   /** The memory of one request, made the most recently used (and one made for it when there was none). */
   of(projectName: string, kind: ListedKind, query: Partial<ListQuery>): PageMemory {
     const key = `${projectName}\n${kind}\n${query.offset ?? 0}\n${query.count ?? ''}\n${query.sessionId ?? ''}`;
-    const memory = this.#byRequest.get(key) ?? new PageMemory();
+    const memory = this.#byRequest.get(key) ?? this.#memory(key);
     this.#byRequest.delete(key);
     this.#byRequest.set(key, memory);
-    this.#trim();
+    if (this.#bytes > this.#maxBytes) this.#trim();
     return memory;
   }
 
@@ -39,16 +40,22 @@ export class PageMemories {
 
   /** How many bytes the memories hold. */
   get byteLength(): number {
-    let bytes = 0;
-    for (const memory of this.#byRequest.values()) bytes += memory.byteLength;
-    return bytes;
+    return this.#bytes;
   }
 
+  /** A new memory, counted while it is this pool's (a read under way may still write one forgotten meanwhile). */
+  #memory(key: string): PageMemory {
+    const memory: PageMemory = new PageMemory((delta) => {
+      if (this.#byRequest.get(key) === memory) this.#bytes += delta;
+    });
+    return memory;
+  }
+
+  /** Forgets the memories used least recently until the rest fit. */
   #trim(): void {
-    let excess = this.byteLength - this.#maxBytes;
     for (const [key, memory] of this.#byRequest) {
-      if (excess <= 0) return;
-      excess -= memory.byteLength;
+      if (this.#bytes <= this.#maxBytes) return;
+      this.#bytes -= memory.byteLength;
       this.#byRequest.delete(key);
     }
   }

@@ -34,6 +34,22 @@ describe('PageMemories', () => {
     expect(memories.of('prod', 'archive', { offset: 1000, count: 1000 }).last).toBeDefined();
   });
 
+  test('counts what its memories hold, and no longer what one forgotten meanwhile takes', () => {
+    const memories = new PageMemories(100_000);
+    const first = memories.of('prod', 'archive', { offset: 0, count: 1000 });
+    const a = read(memories, 'prod', 1000, 40_000).memory;
+    const b = read(memories, 'prod', 2000, 40_000).memory;
+    expect(memories.byteLength).toBe(a.byteLength + b.byteLength);
+    const c = read(memories, 'prod', 3000, 40_000).memory;
+    // Past the bound: the next request forgets the first (nothing held yet, a read of it under way) and then a.
+    memories.of('prod', 'archive', { offset: 4000, count: 1000 });
+    expect(memories.byteLength).toBe(b.byteLength + c.byteLength);
+    const body = Buffer.from('{"count":1,"items":[{"id":"A0"}]}');
+    first.remember(body, scanPage(body, 0, body.length)!);
+    expect(first.byteLength).toBeGreaterThan(0);
+    expect(memories.byteLength).toBe(b.byteLength + c.byteLength);
+  });
+
   test('release lets every memory write its next read over its last', () => {
     const memories = new PageMemories();
     const { memory } = read(memories, 'prod', 0, 5_000);
