@@ -707,7 +707,7 @@ export class Poller {
       if (current !== undefined) {
         if (hints.readByGet.size > 0 && isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
         report.polled += 1;
-        const next = this.#quietNext(lease, current, polledAt);
+        const next = this.#unchangedNext(lease, receivedVersion(current), polledAt) ?? this.#quietNext(lease, current, polledAt);
         if (next !== undefined) {
           this.#keep(lease, next, polledAt);
           continue;
@@ -766,8 +766,6 @@ export class Poller {
    * watch is given back.
    */
   #quietNext(lease: Lease, current: Current, polledAt: number, version = receivedVersion(current)): number | undefined {
-    const unchanged = this.#unchangedNext(lease, version, polledAt);
-    if (unchanged !== undefined) return unchanged;
     const watch = lease.watch;
     if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
     const previous = watch.lastState;
@@ -790,9 +788,10 @@ export class Poller {
   }
 
   /**
-   * `#quietNext` for an item of `version` (`receivedVersion`) when that is the very version that
-   * last found the watch's snapshot unchanged: the item need not be read, let alone built (a
-   * quiet snapshot is a function of the snapshot and the item's bytes). Undefined otherwise.
+   * What `#quietNext` would answer for an item of `version` (`receivedVersion`) when that is the
+   * very version that last found the watch's snapshot unchanged (`#quietNext` remembers it): the
+   * item need not be read, let alone built, as a quiet snapshot is a function of the snapshot and
+   * the item's bytes. Undefined otherwise: ask `#quietNext`.
    */
   #unchangedNext(lease: Lease, version: number | undefined, polledAt: number): number | undefined {
     const watch = lease.watch;
