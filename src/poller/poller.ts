@@ -707,7 +707,8 @@ export class Poller {
       if (current !== undefined) {
         if (hints.readByGet.size > 0 && isListed(watch.kind)) hints.readByGet.delete(resourceKey(watch.kind, watch.resourceId));
         report.polled += 1;
-        const next = this.#unchangedNext(lease, receivedVersion(current), polledAt) ?? this.#quietNext(lease, current, polledAt);
+        const version = receivedVersion(current);
+        const next = this.#unchangedNext(lease, version, polledAt) ?? this.#quietNext(lease, current, polledAt, version);
         if (next !== undefined) {
           this.#keep(lease, next, polledAt);
           continue;
@@ -765,7 +766,7 @@ export class Poller {
    * only in when it was read (a broadcast's) replaces the kept copy's, and is written when the
    * watch is given back.
    */
-  #quietNext(lease: Lease, current: Current, polledAt: number, version = receivedVersion(current)): number | undefined {
+  #quietNext(lease: Lease, current: Current, polledAt: number, version: number | undefined): number | undefined {
     const watch = lease.watch;
     if (this.#options.holdMs === 0 || watch.failures !== 0) return undefined;
     const previous = watch.lastState;
