@@ -321,16 +321,23 @@ class ScannedItems {
     return this.#page.versions[index];
   }
 
-  /** Item `index` as received (the scan checked that its bytes are a JSON object with its string id). */
+  /**
+   * Item `index` as received (the scan checked that its bytes are a JSON object with its string
+   * id), parsed with the items after it up to the next one parsed already: a page read in order
+   * is parsed a block at a time, and its last item alone (what the poller reads of a page to
+   * decide on the next) is parsed alone.
+   */
   received(index: number): Received {
     const known = this.#received[index];
     if (known !== undefined) return known;
-    const from = index - (index % ITEMS_PER_PARSE);
-    const to = Math.min(from + ITEMS_PER_PARSE, this.#received.length) - 1;
+    const received = this.#received;
+    const until = Math.min(index + ITEMS_PER_PARSE, received.length);
+    let to = index;
+    while (to + 1 < until && received[to + 1] === undefined) to++;
     // The items and what lies between them (commas, spaces) make an array once bracketed.
-    const block = JSON.parse(`[${decodeUtf8(this.#bytes, this.#page.starts[from]!, this.#page.ends[to]!)}]`) as Received[];
-    for (let i = 0; i < block.length; i++) this.#received[from + i] = block[i];
-    return block[index - from]!;
+    const block = JSON.parse(`[${decodeUtf8(this.#bytes, this.#page.starts[index]!, this.#page.ends[to]!)}]`) as Received[];
+    for (let i = 0; i < block.length; i++) received[index + i] = block[i];
+    return block[0]!;
   }
 }
 

@@ -97,6 +97,8 @@ class Scanner {
   #guess = 0;
   /** The previous page's items by id, built at the first item not where the guess put it. */
   #previousIndex: Map<string, number> | undefined;
+  /** Items found so far. */
+  #found = 0;
 
   constructor(bytes: Buffer, start: number, end: number, previous: PreviousPage | undefined) {
     this.#bytes = bytes;
@@ -107,7 +109,9 @@ class Scanner {
   }
 
   page(): ScannedPage {
-    const page: ScannedPage = { envelope: {}, ids: [], starts: [], ends: [], versions: [] };
+    // Sized as the last answer, which the next one nearly always matches: no array grown and copied item by item.
+    const expected = this.#previous?.page.ids.length ?? 0;
+    const page: ScannedPage = { envelope: {}, ids: new Array(expected), starts: new Array(expected), ends: new Array(expected), versions: new Array(expected) };
     let open = -1;
     let close = -1;
     this.#space();
@@ -132,6 +136,21 @@ class Scanner {
 
   /** The `items` array, at its bracket: each item an object with a string `id`. */
   #items(page: ScannedPage): void {
+    this.#itemsOf(page);
+    const found = this.#found;
+    if (found < page.ids.length) for (const list of [page.ids, page.starts, page.ends, page.versions]) list.length = found;
+  }
+
+  /** Item `#found` of the page: from `itemStart` to here. */
+  #keep(page: ScannedPage, itemStart: number, id: string, version: number): void {
+    const n = this.#found++;
+    page.starts[n] = itemStart;
+    page.ends[n] = this.#i;
+    page.ids[n] = id;
+    page.versions[n] = version;
+  }
+
+  #itemsOf(page: ScannedPage): void {
     if (this.#opened(CLOSE_BRACKET)) return;
     do {
       if (this.#peek() !== OPEN_BRACE) throw NOT_A_PAGE;
@@ -145,18 +164,12 @@ class Scanner {
         if (id === undefined) throw NOT_A_PAGE;
         if (previous !== undefined) known = this.#sameAt(previous, this.#indexOf(previous, id), itemStart, this.#i);
         if (known < 0) {
-          page.starts.push(itemStart);
-          page.ends.push(this.#i);
-          page.ids.push(id);
-          page.versions.push(++lastVersion);
+          this.#keep(page, itemStart, id, ++lastVersion);
           continue;
         }
       }
       // The previous page's id string too: one string for the item from read to read.
-      page.starts.push(itemStart);
-      page.ends.push(this.#i);
-      page.ids.push(previous!.page.ids[known]!);
-      page.versions.push(previous!.page.versions[known]!);
+      this.#keep(page, itemStart, previous!.page.ids[known]!, previous!.page.versions[known]!);
       this.#guess = known + 1;
     } while (!this.#separator(CLOSE_BRACKET));
   }

@@ -51,7 +51,7 @@ export class KeptLeases<L extends Keyed> {
   }
 
   forEach(visit: (lease: L) => void): void {
-    this.#byId.forEach((lease) => visit(lease));
+    this.#byId.forEach(visit);
   }
 
   /** The kept leases of watches that follow the resource: one, several (an array), or none. */

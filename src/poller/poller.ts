@@ -135,6 +135,10 @@ interface Lease {
    */
   quietVersion?: number;
   quietState?: Snapshot;
+  /** The last cycle (`#cycles`) this lease was one of the cycle's leases in: a mark, not a lookup, for each item a page holds. */
+  cycle?: number;
+  /** The last cycle in which a page's item kept this watch as it arrived (`#quietReads`). */
+  keptIn?: number;
 }
 
 /** A polled watch whose outcome is still to be worked out. */
@@ -291,12 +295,15 @@ export class Poller {
     for (const watch of claimed) {
       // A claim is the store's word: a kept copy of the same watch (its lease ran out) is stale.
       this.#kept.delete(watch.id);
-      leases.set(watch.id, { watch, owner, releaseAt: this.#releaseAt(now) });
+      leases.set(watch.id, { watch, owner, releaseAt: this.#releaseAt(now), cycle: this.#cycles });
     }
     const keptDue = this.#keptDue(now, excludeProjects, claimed);
     const early = this.#keptEarly(now, [...keptDue.map((l) => l.watch), ...claimed], this.#options.claimLimit - keptDue.length - claimed.length);
     const kept = [...keptDue, ...early].filter((lease) => this.#kept.get(lease.watch.id) === lease);
-    for (const lease of await this.#confirm(kept, now)) leases.set(lease.watch.id, lease);
+    for (const lease of await this.#confirm(kept, now)) {
+      lease.cycle = this.#cycles;
+      leases.set(lease.watch.id, lease);
+    }
     report.claimed = claimed.length;
     report.kept = leases.size - claimed.length;
     this.#polling = leases;
@@ -371,13 +378,24 @@ export class Poller {
     for (const { projectName } of claimed) taken.set(projectName, (taken.get(projectName) ?? 0) + 1);
     const room = this.#options.claimLimit - claimed.length;
     const limitOf = (projectName: string) => (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit) - (taken.get(projectName) ?? 0);
-    // forEach, not for…of: no iterator result per lease (10,000 a cycle).
+    // forEach, not for…of: no iterator result per lease (10,000 a cycle). A project's kept watches
+    // mostly come one after another (claimed together): counted in `count` until another's come.
+    let project: string | undefined;
+    let count = 0;
     this.#kept.forEach((lease) => {
-      const { nextPollAt, projectName } = lease.watch;
-      if (nextPollAt > now || excluded.has(projectName)) return;
+      const watch = lease.watch;
+      if (watch.nextPollAt > now) return;
+      const projectName = watch.projectName;
+      if (projectName !== project) {
+        if (project !== undefined) perProject.set(project, count);
+        project = projectName;
+        count = perProject.get(projectName) ?? 0;
+      }
+      if (excluded.size > 0 && excluded.has(projectName)) return;
       due.push(lease);
-      perProject.set(projectName, (perProject.get(projectName) ?? 0) + 1);
+      count += 1;
     });
+    if (project !== undefined) perProject.set(project, count);
     const withinLimits = [...perProject].every(([projectName, count]) => count <= limitOf(projectName));
     // Nothing to leave out: the order does not matter (planCycle orders what it must defer).
     if (due.length <= room && withinLimits) return due;
@@ -697,9 +715,9 @@ export class Poller {
     into: { hints: ProjectHints; leases: ReadonlyMap<string, Lease>; report: CycleReport; settling: Settling[]; unread: Lease[] },
   ): void {
     const { hints, leases, report, settling, unread } = into;
-    const { settled } = execution.fetched;
     // Those polled and kept as their page arrived (#quietReads), most of a large cycle, are done.
-    const pending = watches.filter((watch) => !(isListed(watch.kind) && settled[watch.kind].has(watch.resourceId)));
+    const cycle = this.#cycles;
+    const pending = watches.filter((watch) => leases.get(watch.id)!.keptIn !== cycle);
     const observed = applyResults(pending, execution.fetched);
     for (const watch of pending) {
       const current = observed.get(watch.id);
@@ -710,7 +728,7 @@ export class Poller {
         const version = receivedVersion(current);
         const next = this.#unchangedNext(lease, version, polledAt) ?? this.#quietNext(lease, current, polledAt, version);
         if (next !== undefined) {
-          this.#keep(lease, next, polledAt);
+          this.#keep(lease, next, polledAt, this.#kept.get(watch.id) === lease);
           continue;
         }
         settling.push({ lease, outcomeOf: () => this.#observed(watch, current, polledAt, report) });
@@ -801,12 +819,15 @@ export class Poller {
     return this.#nextPollAt(watch, watch.lastState, polledAt, watch.lastChangeAt);
   }
 
-  /** Keeps a quiet poll's watch (as #settle keeps a poll: a hint that came while it was being read asks for another). */
-  #keep(lease: Lease, next: number, polledAt: number): void {
+  /**
+   * Keeps a quiet poll's watch (as #settle keeps a poll: a hint that came while it was being read
+   * asks for another); `kept` when the lease is kept already.
+   */
+  #keep(lease: Lease, next: number, polledAt: number, kept: boolean): void {
     lease.watch.nextPollAt = lease.repoll ? polledAt : next;
     lease.repoll = false;
     lease.polledAt = polledAt;
-    this.#kept.set(lease.watch.id, lease);
+    if (!kept) this.#kept.set(lease.watch.id, lease);
   }
 
   /**
@@ -854,8 +875,9 @@ export class Poller {
     // `length = 0` gives its storage back, and the next push allocates anew: 10,000 a cycle).
     const group: Lease[] = [];
     let size = 0;
+    const cycle = this.#cycles;
     const add = (lease: Lease) => {
-      if (leases.get(lease.watch.id) === lease || joins(lease)) group[size++] = lease;
+      if (lease.cycle === cycle || joins(lease)) group[size++] = lease;
     };
     const changed: { followers: Lease[]; kind: ListedKind; item: ListedResource }[] = [];
     // Called for every item of every page (10,000 a full cycle): plain loops, no callbacks.
@@ -867,6 +889,8 @@ export class Poller {
         if (Array.isArray(kept)) for (let i = 0; i < kept.length; i++) add(kept[i]!);
         else add(kept as Lease);
       }
+      // group[0, keptSize) are kept already; the claimed ones after them are not yet.
+      const keptSize = size;
       const fresh = claimed[kind].get(id);
       if (fresh !== undefined) for (let i = 0; i < fresh.length; i++) if (this.#kept.get(fresh[i]!.watch.id) !== fresh[i]) group[size++] = fresh[i]!;
       if (size === 0) return false;
@@ -889,7 +913,11 @@ export class Poller {
         if (i === 0) first = quiet;
         else (others ??= []).push(quiet);
       }
-      for (let i = 0; i < size; i++) this.#keep(group[i]!, i === 0 ? first : others![i - 1]!, polledAt);
+      for (let i = 0; i < size; i++) {
+        const lease = group[i]!;
+        this.#keep(lease, i === 0 ? first : others![i - 1]!, polledAt, i < keptSize);
+        lease.keptIn = cycle;
+      }
       report.polled += size;
       if (hints.readByGet.size > 0) hints.readByGet.delete(resourceKey(kind, id));
       return true;

@@ -250,6 +250,37 @@ describe('listEach with a PageMemory: each answer compared with the last of the 
     expect(memory.byteLength).toBeGreaterThan(40_000);
   });
 
+  test('items read out of order read as received; the last item, read first, is parsed alone', async () => {
+    const sent = archives(1000).map((item) => ({ ...item, name: `recording ${item.id}, read on its own` }));
+    reply = { body: { count: 1000, items: sent } };
+    const memory = new PageMemory();
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const page = await client.archives.listEach({ count: 1000 }, () => undefined, undefined, memory);
+      parse.mockClear();
+      // What the poller reads of a page to decide whether to read the next.
+      expect(page.last?.createdAt).toBe(sent[999]!.createdAt);
+      expect(parse.mock.calls.map(([text]) => String(text).match(/"id":/g)?.length)).toEqual([1]);
+    } finally {
+      parse.mockRestore();
+    }
+    memory.release();
+    const names: string[] = [];
+    await client.archives.listEach(
+      { count: 1000 },
+      (piece) => {
+        for (const i of [piece.length - 1, 0, 500, 1, piece.length - 2, 499, 549, 550]) {
+          const item = piece.item(i);
+          expect(item.name).toBe(`recording ${item.id}, read on its own`);
+          names.push(item.id);
+        }
+      },
+      undefined,
+      memory,
+    );
+    expect(names).toEqual(['A999', 'A0', 'A500', 'A1', 'A998', 'A499', 'A549', 'A550']);
+  });
+
   test('the real service’s recorded page: read twice, the same versions, its items as list checks them', async () => {
     // Its very bytes: printed with spaces, as the service sends them.
     reply = { body: readFileSync(join(FIXTURES, 'archive.list.opentok-node.json'), 'utf8'), headers: { 'content-type': 'application/json' } };
