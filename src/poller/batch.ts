@@ -31,7 +31,8 @@ export interface ListScan {
   type: 'scan';
   kind: ListedKind;
   sessionId?: string;
-  wanted: string[];
+  /** The ids of the resources the due watches follow. */
+  wanted: Set<string>;
   pageSize: number;
   maxPages: number;
   /** The list is newest first: once a page ends before this `createdAt`, later pages hold nothing wanted. */
@@ -124,10 +125,10 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-function uniqueIds(watches: readonly Watch[]): string[] {
+function uniqueIds(watches: readonly Watch[]): Set<string> {
   const ids = new Set<string>();
   for (const watch of watches) ids.add(watch.resourceId);
-  return [...ids];
+  return ids;
 }
 
 /** Whether the watches follow at least two resources (without collecting them all). */
@@ -230,7 +231,7 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
   for (const watch of watches) {
     const shared = sessionScans.get(resourceKey(kind, watch.sessionId));
     if (!shared) pending.push(watch);
-    else if (!shared.wanted.includes(watch.resourceId)) shared.wanted.push(watch.resourceId);
+    else shared.wanted.add(watch.resourceId);
   }
   if (pending.length === 0) return;
   const unfilteredPages = coverSeveral(pending) ? plan.scanPages(kind) : Infinity;
@@ -240,7 +241,7 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
   }
   for (const [sessionId, sessionWatches] of groupBy(pending, (w) => w.sessionId)) {
     const ids = uniqueIds(sessionWatches);
-    if (ids.length === 1) plan.add({ type: 'get', kind, id: ids[0]! });
+    if (ids.size === 1) plan.add({ type: 'get', kind, id: sessionWatches[0]!.resourceId });
     else plan.add(plan.scan(kind, sessionWatches, { sessionId }));
   }
 }
@@ -262,12 +263,12 @@ function countSessions(watches: readonly Watch[], enough: number): number {
 function planRenders(plan: PlanBuilder, watches: readonly Watch[], shared: ListScan | undefined): void {
   const ids = uniqueIds(watches);
   if (shared) {
-    for (const id of ids) if (!shared.wanted.includes(id)) shared.wanted.push(id);
+    for (const id of ids) shared.wanted.add(id);
     return;
   }
   const pages = plan.scanPages('render');
-  if (ids.length >= 2 && pages < ids.length) {
-    plan.add(plan.scan('render', watches, { maxPages: Math.min(plan.config.maxScanPages, ids.length - 1) }), pages);
+  if (ids.size >= 2 && pages < ids.size) {
+    plan.add(plan.scan('render', watches, { maxPages: Math.min(plan.config.maxScanPages, ids.size - 1) }), pages);
   } else {
     for (const id of ids) plan.add({ type: 'get', kind: 'render', id });
   }
@@ -294,7 +295,8 @@ export function planFallbacks(requests: readonly PollRequest[], fetched: Fetched
     if (request.type !== 'scan') continue;
     const [read, absent, settled] = [fetched.resources[request.kind], fetched.absent[request.kind], fetched.settled[request.kind]];
     for (const id of request.wanted) {
-      if (read.has(id) || absent.has(id) || settled.has(id)) continue;
+      // Settled first: what nearly every wanted item of a quiet cycle was.
+      if (settled.has(id) || read.has(id) || absent.has(id)) continue;
       const key = resourceKey(request.kind, id);
       if (planned.has(key)) continue;
       planned.add(key);

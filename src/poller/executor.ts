@@ -93,7 +93,9 @@ export async function executePlan(
 
   const startedScans: ListScan[] = [];
   const runScan = async (scan: ListScan): Promise<void> => {
-    const missing = new Set(scan.wanted);
+    const wanted = scan.wanted;
+    // Wanted items seen so far: each is read (kept in `read`) or settled at once (its id in `settled`).
+    let found = 0;
     const [read, settled] = [fetched.resources[scan.kind], fetched.settled[scan.kind]];
     const collected: ListedResource[] = [];
     let offset = 0;
@@ -106,9 +108,18 @@ export async function executePlan(
         handedOver += items.length;
         for (let i = 0; i < items.length; i++) {
           const id = items.id(i);
-          if (!missing.delete(id)) settle(scan.kind, items, i);
-          else if (settle(scan.kind, items, i)) settled.add(id);
-          else read.set(id, items.item(i));
+          if (!wanted.has(id)) {
+            settle(scan.kind, items, i);
+          } else if (settle(scan.kind, items, i)) {
+            // An item seen twice (a page shifted under the scan) is found once.
+            const before = settled.size;
+            settled.add(id);
+            if (settled.size > before && (read.size === 0 || !read.has(id))) found += 1;
+          } else {
+            const before = read.size;
+            read.set(id, items.item(i));
+            if (read.size > before && !settled.has(id)) found += 1;
+          }
           if (scan.collect) collected.push(items.item(i));
         }
       };
@@ -121,7 +132,7 @@ export async function executePlan(
         if (pages === 0) startedScans.push(scan);
         pages += 1;
         offset += page.length;
-        if (!wantsNextPage(scan, pages, page, offset, missing.size)) break;
+        if (!wantsNextPage(scan, pages, page, offset, wanted.size - found)) break;
       }
       finished = true;
     } finally {

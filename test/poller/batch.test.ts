@@ -50,7 +50,7 @@ function watch(kind: WatchKind, resourceId: string, sessionId: string, createdAt
 const summary = (requests: PollRequest[]) =>
   requests.map((r) =>
     r.type === 'scan'
-      ? `scan ${r.kind}${r.sessionId ? ` ${r.sessionId}` : ''} [${r.wanted.join(',')}]`
+      ? `scan ${r.kind}${r.sessionId ? ` ${r.sessionId}` : ''} [${[...r.wanted].join(',')}]`
       : r.type === 'get'
         ? `get ${r.kind} ${r.id}`
         : `streams ${r.sessionId}`,
@@ -146,7 +146,7 @@ describe('wantsNextPage', () => {
   const scan = (extra: Partial<ListScan> = {}): ListScan => ({
     type: 'scan',
     kind: 'archive',
-    wanted: ['x'],
+    wanted: new Set(['x']),
     pageSize: 2,
     maxPages: 3,
     collect: false,
@@ -174,7 +174,14 @@ describe('wantsNextPage', () => {
 });
 
 describe('planFallbacks and applyResults', () => {
-  const scanOf = (kind: 'archive' | 'broadcast', wanted: string[]): ListScan => ({ type: 'scan', kind, wanted, pageSize: 1000, maxPages: 1, collect: false });
+  const scanOf = (kind: 'archive' | 'broadcast', wanted: string[]): ListScan => ({
+    type: 'scan',
+    kind,
+    wanted: new Set(wanted),
+    pageSize: 1000,
+    maxPages: 1,
+    collect: false,
+  });
 
   it('GETs what the scans did not find, once each', () => {
     const fetched: Fetched = emptyFetched();

@@ -7,12 +7,13 @@ import { FakeVideoService, archive, broadcast, render } from './fakes';
 const T0 = 1_700_000_000_000;
 const always = () => true;
 const plan = (...requests: RequestPlan['requests']): RequestPlan => ({ requests, estimatedRequests: requests.length });
-const scan = (extra: Partial<ListScan> & Pick<ListScan, 'kind' | 'wanted'>): ListScan => ({
+const scan = ({ wanted, ...extra }: Partial<Omit<ListScan, 'wanted'>> & Pick<ListScan, 'kind'> & { wanted: string[] }): ListScan => ({
   type: 'scan',
   pageSize: 1000,
   maxPages: 10,
   collect: false,
   ...extra,
+  wanted: new Set(wanted),
 });
 
 /** 2,500 archives, one per second, newest first at offset 0: `at(n)` is the id at offset n. */
@@ -72,6 +73,30 @@ describe('executePlan', () => {
     expect(run.fetched.settled.archive).toEqual(new Set([at(0), at(450)]));
     expect(run.fetched.resources.archive.get(at(1_200))?.id).toBe(at(1_200));
     expect(run.scanPages.get('archive')).toBe(2);
+  });
+
+  it.each([
+    ['read', () => false],
+    ['settled as it arrives', () => true],
+  ])('counts an item a shifted list shows twice once, and reads on for the rest (%s)', async (_how, settle) => {
+    const { service, at } = seededService();
+    const [last, deep] = [at(999), at(2_100)];
+    const source = Object.create(service) as FakeVideoService;
+    // A recording starts between the first page and the second: the second begins with the first's last item.
+    let pages = 0;
+    source.archives = {
+      ...service.archives,
+      list: async (project: string, query: ListQuery) => {
+        const page = await service.archives.list(project, query);
+        if (++pages === 1) service.putArchive('prod', archive({ id: 'A-new', sessionId: 'S1', createdAt: T0 + 3_000_000 }));
+        return page;
+      },
+    };
+    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [last, deep] })), source, always, settle);
+    expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.list', 'archives.list']);
+    const found = [...run.fetched.resources.archive.keys(), ...run.fetched.settled.archive];
+    expect(found.sort()).toEqual([deep, last].sort());
+    expect(run.unread).toEqual([]);
   });
 
   it('stops once a page ends before the oldest wanted item, then GETs what the list no longer holds', async () => {
