@@ -139,6 +139,8 @@ interface Lease {
   cycle?: number;
   /** The last cycle in which a page's item kept this watch as it arrived (`#quietReads`). */
   keptIn?: number;
+  /** Its place among the kept leases (`KeptLeases`), while kept. */
+  keptSlot?: number;
 }
 
 /** A polled watch whose outcome is still to be worked out. */
@@ -371,46 +373,10 @@ export class Poller {
    */
   #keptDue(now: number, excludeProjects: readonly string[], claimed: readonly Watch[]): Lease[] {
     if (this.#kept.size === 0) return [];
-    const excluded = new Set(excludeProjects);
-    const due: Lease[] = [];
-    const perProject = new Map<string, number>();
     const taken = new Map<string, number>();
     for (const { projectName } of claimed) taken.set(projectName, (taken.get(projectName) ?? 0) + 1);
-    const room = this.#options.claimLimit - claimed.length;
     const limitOf = (projectName: string) => (this.#claimLimits.get(projectName) ?? this.#options.perProjectLimit) - (taken.get(projectName) ?? 0);
-    // forEach, not for…of: no iterator result per lease (10,000 a cycle). A project's kept watches
-    // mostly come one after another (claimed together): counted in `count` until another's come.
-    let project: string | undefined;
-    let count = 0;
-    this.#kept.forEach((lease) => {
-      const watch = lease.watch;
-      if (watch.nextPollAt > now) return;
-      const projectName = watch.projectName;
-      if (projectName !== project) {
-        if (project !== undefined) perProject.set(project, count);
-        project = projectName;
-        count = perProject.get(projectName) ?? 0;
-      }
-      if (excluded.size > 0 && excluded.has(projectName)) return;
-      due.push(lease);
-      count += 1;
-    });
-    if (project !== undefined) perProject.set(project, count);
-    const withinLimits = [...perProject].every(([projectName, count]) => count <= limitOf(projectName));
-    // Nothing to leave out: the order does not matter (planCycle orders what it must defer).
-    if (due.length <= room && withinLimits) return due;
-    // Ties (watches polled together fall due together) keep the order they were kept in.
-    const picked: Lease[] = [];
-    const pickedPerProject = new Map<string, number>();
-    for (const lease of oldestFirst(due, dueTime)) {
-      if (picked.length >= room) break;
-      const projectName = lease.watch.projectName;
-      const count = pickedPerProject.get(projectName) ?? 0;
-      if (count >= limitOf(projectName)) continue;
-      pickedPerProject.set(projectName, count + 1);
-      picked.push(lease);
-    }
-    return picked;
+    return this.#kept.pickDue(now, this.#options.claimLimit - claimed.length, limitOf, new Set(excludeProjects));
   }
 
   /**
@@ -424,9 +390,8 @@ export class Poller {
     const projects = new Set(read.map((watch) => watch.projectName));
     const horizon = this.#earlyHorizon(now);
     const soon: Lease[] = [];
-    this.#kept.forEach((lease) => {
-      const { nextPollAt, projectName } = lease.watch;
-      if (nextPollAt > now && nextPollAt <= horizon && projects.has(projectName)) soon.push(lease);
+    this.#kept.dueWithin(now, horizon, (lease) => {
+      if (projects.has(lease.watch.projectName)) soon.push(lease);
     });
     return soon.length <= room ? soon : oldestFirst(soon, dueTime).slice(0, room);
   }
@@ -440,7 +405,10 @@ export class Poller {
   #hint(lease: Lease, hint: number, now: number): void {
     lease.hintedAt = hint;
     if (this.#polling.get(lease.watch.id) === lease) lease.repoll = true;
-    if (lease.watch.nextPollAt > now) lease.watch = { ...lease.watch, nextPollAt: now };
+    if (lease.watch.nextPollAt > now) {
+      lease.watch = { ...lease.watch, nextPollAt: now };
+      this.#kept.rescheduled(lease);
+    }
   }
 
   /**
@@ -530,8 +498,7 @@ export class Poller {
   async #endHolds(now: number, releaseShare: number, report: CycleReport): Promise<void> {
     const renew: Lease[] = [];
     const release: Lease[] = [];
-    this.#kept.forEach((lease) => {
-      if (lease.releaseAt > now) return;
+    this.#kept.holdsEndedBy(now, (lease) => {
       (lease.watch.nextPollAt <= now || (releaseShare > 0 && this.#random() < releaseShare) ? release : renew).push(lease);
     });
     const drop = (lease: Lease) => {
@@ -555,6 +522,7 @@ export class Poller {
       chunk.forEach((lease, i) => {
         if (!renewed[i]) return drop(lease);
         lease.releaseAt = this.#releaseAt(now);
+        this.#kept.rescheduled(lease);
         report.renewed += 1;
       });
     }
@@ -570,8 +538,8 @@ export class Poller {
   #keptDueOfLimitedProjects(now: number): Map<string, number> {
     const due = new Map<string, number>();
     if (this.#claimLimits.size === 0) return due;
-    this.#kept.forEach(({ watch }) => {
-      if (watch.nextPollAt <= now && this.#claimLimits.has(watch.projectName)) due.set(watch.projectName, (due.get(watch.projectName) ?? 0) + 1);
+    this.#kept.dueBy(now, ({ watch }) => {
+      if (this.#claimLimits.has(watch.projectName)) due.set(watch.projectName, (due.get(watch.projectName) ?? 0) + 1);
     });
     return due;
   }
@@ -827,7 +795,8 @@ export class Poller {
     lease.watch.nextPollAt = lease.repoll ? polledAt : next;
     lease.repoll = false;
     lease.polledAt = polledAt;
-    if (!kept) this.#kept.set(lease.watch.id, lease);
+    if (kept) this.#kept.rescheduled(lease);
+    else this.#kept.set(lease.watch.id, lease);
   }
 
   /**

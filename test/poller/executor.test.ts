@@ -84,14 +84,16 @@ describe('executePlan', () => {
     const source = Object.create(service) as FakeVideoService;
     // A recording starts between the first page and the second: the second begins with the first's last item.
     let pages = 0;
-    source.archives = {
-      ...service.archives,
-      list: async (project: string, query: ListQuery) => {
-        const page = await service.archives.list(project, query);
-        if (++pages === 1) service.putArchive('prod', archive({ id: 'A-new', sessionId: 'S1', createdAt: T0 + 3_000_000 }));
-        return page;
+    Object.defineProperty(source, 'archives', {
+      value: {
+        ...service.archives,
+        list: async (project: string, query: ListQuery) => {
+          const page = await service.archives.list(project, query);
+          if (++pages === 1) service.putArchive('prod', archive({ id: 'A-new', sessionId: 'S1', createdAt: T0 + 3_000_000 }));
+          return page;
+        },
       },
-    };
+    });
     const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [last, deep] })), source, always, settle);
     expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.list', 'archives.list']);
     const found = [...run.fetched.resources.archive.keys(), ...run.fetched.settled.archive];
