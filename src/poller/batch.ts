@@ -227,12 +227,8 @@ function planDiscovery(plan: PlanBuilder, discoveries: readonly Watch[]): Map<st
  * (a session with a single watch is read by GET instead of a list).
  */
 function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', watches: readonly Watch[], sessionScans: Map<string, ListScan>): void {
-  const pending: Watch[] = [];
-  for (const watch of watches) {
-    const shared = sessionScans.get(resourceKey(kind, watch.sessionId));
-    if (!shared) pending.push(watch);
-    else shared.wanted.add(watch.resourceId);
-  }
+  // Usually no session is read for discovery: then no key is built for each of thousands of watches.
+  const pending = sessionScans.size === 0 ? watches : rideAlong(kind, watches, sessionScans);
   if (pending.length === 0) return;
   const unfilteredPages = coverSeveral(pending) ? plan.scanPages(kind) : Infinity;
   if (unfilteredPages < countSessions(pending, unfilteredPages + 1)) {
@@ -244,6 +240,17 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
     if (ids.size === 1) plan.add({ type: 'get', kind, id: sessionWatches[0]!.resourceId });
     else plan.add(plan.scan(kind, sessionWatches, { sessionId }));
   }
+}
+
+/** The watches whose session's list is not read for discovery; the others are wanted there. */
+function rideAlong(kind: ListedKind, watches: readonly Watch[], sessionScans: Map<string, ListScan>): Watch[] {
+  const pending: Watch[] = [];
+  for (const watch of watches) {
+    const shared = sessionScans.get(resourceKey(kind, watch.sessionId));
+    if (!shared) pending.push(watch);
+    else shared.wanted.add(watch.resourceId);
+  }
+  return pending;
 }
 
 /** How many sessions the watches are in, counted up to `enough`. */

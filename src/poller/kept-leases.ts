@@ -12,7 +12,7 @@
  * (or its `watch`) says so (`rescheduled`).
  */
 import { isListed } from './batch';
-import { oldestFirst } from './order';
+import { byTime } from './order';
 import type { ListedKind } from './resources';
 import type { WatchKind } from './snapshot';
 
@@ -137,18 +137,26 @@ export class KeptLeases<L extends Keyed> {
       if (id !== undefined) left[id] = 1;
     });
     const counts = new Int32Array(names.length);
-    const due: number[] = [];
+    const due = new Int32Array(slots.length);
+    let n = 0;
     for (let i = 0; i < slots.length; i++) {
       if (!(dueAt[i]! <= now) || left[projectAt[i]!] === 1) continue;
-      due.push(i);
+      due[n++] = i;
       counts[projectAt[i]!]! += 1;
     }
     const limits = names.map((name, id) => (counts[id]! > 0 ? limitOf(name) : 0));
-    if (due.length <= room && limits.every((limit, id) => counts[id]! <= limit)) return due.map((slot) => slots[slot]!);
+    if (n <= room && limits.every((limit, id) => counts[id]! <= limit)) {
+      const all = new Array<L>(n);
+      for (let k = 0; k < n; k++) all[k] = slots[due[k]!]!;
+      return all;
+    }
+    const times = new Float64Array(n);
+    for (let k = 0; k < n; k++) times[k] = dueAt[due[k]!]!;
     const picked: L[] = [];
     counts.fill(0);
-    for (const slot of oldestFirst(due, (i) => dueAt[i]!)) {
+    for (const k of byTime(times)) {
       if (picked.length >= room) break;
+      const slot = due[k]!;
       const id = projectAt[slot]!;
       if (counts[id]! >= limits[id]!) continue;
       counts[id]! += 1;

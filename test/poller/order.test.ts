@@ -1,4 +1,4 @@
-import { oldestFirst } from '../../src/poller/order';
+import { byTime, oldestFirst } from '../../src/poller/order';
 
 const T0 = 1_700_000_000_000;
 
@@ -18,8 +18,14 @@ test('orders by time, ties in the order given, as a stable comparator sort does'
 test('falls back to the comparator for times it cannot fold (fractions, spans too wide to fold with the index)', () => {
   const fractions = [{ at: T0 + 0.5 }, { at: T0 }, { at: T0 + 0.25 }];
   expect(oldestFirst(fractions, (item) => item.at)).toEqual(bySort(fractions));
-  const wide = [{ at: Number.MAX_SAFE_INTEGER - 1 }, { at: 0 }, { at: T0 }, { at: 0 }];
-  expect(oldestFirst(wide, (item) => item.at)).toEqual(bySort(wide));
+  const wide = [{ at: Number.MAX_SAFE_INTEGER - 1, id: 'a' }, { at: 0, id: 'b' }, { at: T0, id: 'c' }, { at: 0, id: 'd' }];
+  expect(oldestFirst(wide, (item) => item.at).map((item) => item.id)).toEqual(['b', 'd', 'c', 'a']);
+});
+
+test('gives the positions of times in order, ties in the order given', () => {
+  expect([...byTime(Float64Array.of(T0 + 5, T0, T0 + 5, T0 - 1, T0))]).toEqual([3, 1, 4, 0, 2]);
+  expect([...byTime(Float64Array.of(0.5, 0.25, 0.5, 0))]).toEqual([3, 1, 0, 2]);
+  expect([...byTime(new Float64Array(0))]).toEqual([]);
 });
 
 test('an empty or single list comes back as a copy', () => {
