@@ -305,12 +305,12 @@ function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item:
 class ScannedItems {
   readonly #bytes: Buffer;
   readonly #page: ScannedPage;
-  readonly #received: (Received | undefined)[];
+  /** Made at the first item read: most pages the poller reads again are never read past their ids. */
+  #received: (Received | undefined)[] | undefined;
 
   constructor(bytes: Buffer, page: ScannedPage) {
     this.#bytes = bytes;
     this.#page = page;
-    this.#received = new Array(page.ids.length);
   }
 
   get ids(): readonly string[] {
@@ -328,9 +328,9 @@ class ScannedItems {
    * decide on the next) is parsed alone.
    */
   received(index: number): Received {
-    const known = this.#received[index];
+    const received = (this.#received ??= new Array(this.#page.ids.length));
+    const known = received[index];
     if (known !== undefined) return known;
-    const received = this.#received;
     const until = Math.min(index + ITEMS_PER_PARSE, received.length);
     let to = index;
     while (to + 1 < until && received[to + 1] === undefined) to++;
@@ -358,16 +358,16 @@ const versionOf = (target: ScannedItem): number | undefined => target.items.vers
 class ScannedPageItems<S extends z.ZodType<object>> implements PageItems<z.output<S>> {
   readonly #received: ScannedItems;
   readonly #handler: ProxyHandler<ScannedItem>;
-  readonly #items: (z.output<S> | undefined)[];
+  /** Made at the first item built (see ScannedItems). */
+  #items: (z.output<S> | undefined)[] | undefined;
 
   constructor(received: ScannedItems, item: S, response: ResponseContext) {
     this.#received = received;
     this.#handler = itemHandler<ScannedItem>(item, response, receivedOf, versionOf);
-    this.#items = new Array(received.ids.length);
   }
 
   get length(): number {
-    return this.#items.length;
+    return this.#received.ids.length;
   }
 
   id(index: number): string {
@@ -379,7 +379,8 @@ class ScannedPageItems<S extends z.ZodType<object>> implements PageItems<z.outpu
   }
 
   item(index: number): z.output<S> {
-    return (this.#items[index] ??= new Proxy({ id: this.id(index), items: this.#received, index }, this.#handler) as unknown as z.output<S>);
+    const items = (this.#items ??= new Array(this.#received.ids.length));
+    return (items[index] ??= new Proxy({ id: this.id(index), items: this.#received, index }, this.#handler) as unknown as z.output<S>);
   }
 }
 
