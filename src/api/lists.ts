@@ -135,6 +135,12 @@ function wholePage<S extends z.ZodType<object>>(body: ResponseBody, item: S, res
 export class PageMemory {
   #buffer = Buffer.alloc(0);
   #last: PreviousPage | undefined;
+  /**
+   * The page read before the last, once its items are read no more: the next scan writes over its
+   * arrays. Each read's arrays were otherwise new, and lived until the read after next (a sweep
+   * later): the poller's largest share of what its collector promoted and then marked.
+   */
+  #spare: ScannedPage | undefined;
   /** Whether items over the buffer's bytes were handed out since `release`. */
   #inUse = false;
   readonly #onResize: ((delta: number) => void) | undefined;
@@ -154,8 +160,15 @@ export class PageMemory {
     return this.#last;
   }
 
+  /** A page whose arrays the next scan may write over (see `#spare`), if there is one. */
+  get spare(): ScannedPage | undefined {
+    return this.#inUse ? undefined : this.#spare;
+  }
+
   /** Keeps a copy of `bytes` (valid until the next call) and the page scanned from them; returns the items over the copy. */
   remember(bytes: Buffer, page: ScannedPage): ScannedItems {
+    // The last page's items were released (or it is the spare, written over): no read reaches its arrays any more.
+    this.#spare = this.#inUse || this.#last?.page === page ? undefined : this.#last?.page;
     if (this.#inUse || this.#buffer.length < bytes.length) {
       const before = this.#buffer.length;
       this.#buffer = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * HEADROOM));
@@ -174,6 +187,7 @@ export class PageMemory {
 
   forget(): void {
     this.#last = undefined;
+    this.#spare = undefined;
   }
 }
 
@@ -243,7 +257,7 @@ function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, resp
 function remembered(memory: PageMemory): typeof readPage {
   return (body, item, response, visit) => {
     const bytes = contiguous(body);
-    const scanned = scanPage(bytes, textStart(bytes), bytes.length, memory.last);
+    const scanned = scanPage(bytes, textStart(bytes), bytes.length, memory.last, memory.spare);
     if (scanned === undefined) {
       memory.forget();
       return readPage(body, item, response, visit);

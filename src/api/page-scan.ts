@@ -66,10 +66,13 @@ const SMALL_U = 0x75;
 /** Thrown inside the scan when the body is not JSON or not the usual page: the scan answers undefined. */
 const NOT_A_PAGE = new Error('not a list page');
 
-/** `bytes[start, end)` scanned as a list page, or undefined when it is not one (see above). */
-export function scanPage(bytes: Buffer, start: number, end: number, previous?: PreviousPage): ScannedPage | undefined {
+/**
+ * `bytes[start, end)` scanned as a list page, or undefined when it is not one (see above). With
+ * `into`, a page nobody reads any more (not `previous`), its arrays are written over for this one.
+ */
+export function scanPage(bytes: Buffer, start: number, end: number, previous?: PreviousPage, into?: ScannedPage): ScannedPage | undefined {
   try {
-    return new Scanner(bytes, start, end, previous).page();
+    return new Scanner(bytes, start, end, previous, into).page();
   } catch (error) {
     if (error === NOT_A_PAGE) return undefined;
     throw error;
@@ -99,19 +102,21 @@ class Scanner {
   #previousIndex: Map<string, number> | undefined;
   /** Items found so far. */
   #found = 0;
+  readonly #into: ScannedPage | undefined;
 
-  constructor(bytes: Buffer, start: number, end: number, previous: PreviousPage | undefined) {
+  constructor(bytes: Buffer, start: number, end: number, previous: PreviousPage | undefined, into: ScannedPage | undefined) {
     this.#bytes = bytes;
     this.#start = start;
     this.#end = end;
     this.#i = start;
     this.#previous = previous;
+    this.#into = into;
   }
 
   page(): ScannedPage {
     // Sized as the last answer, which the next one nearly always matches: no array grown and copied item by item.
     const expected = this.#previous?.page.ids.length ?? 0;
-    const page: ScannedPage = { envelope: {}, ids: new Array(expected), starts: new Array(expected), ends: new Array(expected), versions: new Array(expected) };
+    const page: ScannedPage = this.#into ?? { envelope: {}, ids: new Array(expected), starts: new Array(expected), ends: new Array(expected), versions: new Array(expected) };
     let open = -1;
     let close = -1;
     this.#space();

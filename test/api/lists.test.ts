@@ -327,4 +327,36 @@ describe('listEach with a PageMemory: each answer compared with the last of the 
     expect(memory.last!.bytes.buffer).toBe(buffer);
     expect(third.map((item) => item.status)).toEqual(Array(1000).fill('stopped'));
   });
+
+  test('a page’s arrays are written over by the read after next once released, never while its items may be read', async () => {
+    const memory = new PageMemory();
+    const answer = (status: string, n = 1000) => (reply = { body: { count: n, items: archives(n, status) } });
+    const statuses = (items: Archive[]) => [...new Set(items.map((item) => item.status))];
+    answer('started');
+    const first = await read(memory);
+    const firstPage = memory.last!.page;
+    answer('paused');
+    await read(memory);
+    // Not released: the first read's items may still be read; the third scan takes arrays of its own.
+    answer('stopped');
+    const third = await read(memory);
+    expect(memory.last!.page).not.toBe(firstPage);
+    expect(statuses(first)).toEqual(['started']);
+    memory.release();
+    const thirdPage = memory.last!.page;
+    answer('started', 900);
+    const fourth = await read(memory);
+    memory.release();
+    answer('paused', 950);
+    const fifth = await read(memory);
+    // The third page's arrays, released two reads ago, hold the fifth: its items, ids and versions as sent.
+    expect(memory.last!.page).toBe(thirdPage);
+    expect(thirdPage.ids.length).toBe(950);
+    expect(fifth.map((item) => item.id)).toEqual(archives(950).map((item) => item.id));
+    expect(statuses(fifth)).toEqual(['paused']);
+    expect(fifth.map(receivedVersion)).not.toContain(undefined);
+    expect(new Set(fifth.map(receivedVersion)).size).toBe(950);
+    expect(fourth.length).toBe(900);
+    expect(third.length).toBe(1000);
+  });
 });
