@@ -31,8 +31,13 @@ export interface ListScan {
   type: 'scan';
   kind: ListedKind;
   sessionId?: string;
-  /** The ids of the resources the due watches follow. */
-  wanted: Set<string>;
+  /**
+   * The ids of the resources the due watches follow, each with whether a page of the scan held it
+   * yet (false when planned; `executePlan` marks each as its page arrives). One table for both: a
+   * second one of the ids found was ~0.4 MB a cycle at scale, garbage that outlived the cycle's
+   * scavenges and made the old generation's collections more frequent.
+   */
+  wanted: Map<string, boolean>;
   pageSize: number;
   maxPages: number;
   /** The list is newest first: once a page ends before this `createdAt`, later pages hold nothing wanted. */
@@ -77,8 +82,6 @@ export interface Fetched {
   resources: Record<ListedKind, Map<string, ListedResource>>;
   /** Per kind, the ids of resources the service says do not exist. */
   absent: Record<ListedKind, Set<string>>;
-  /** Per kind, the ids of resources read and settled at once (`executePlan`'s `settle`): not kept here. */
-  settled: Record<ListedKind, Set<string>>;
   /** `${kind}:${sessionId}` → every item a collecting scan saw. */
   sessionItems: Map<string, ListedResource[]>;
   /** Session id → its streams. */
@@ -88,7 +91,6 @@ export interface Fetched {
 export const emptyFetched = (): Fetched => ({
   resources: { archive: new Map(), broadcast: new Map(), render: new Map() },
   absent: { archive: new Set(), broadcast: new Set(), render: new Set() },
-  settled: { archive: new Set(), broadcast: new Set(), render: new Set() },
   sessionItems: new Map(),
   streams: new Map(),
 });
@@ -125,9 +127,10 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-function uniqueIds(watches: readonly Watch[]): Set<string> {
-  const ids = new Set<string>();
-  for (const watch of watches) ids.add(watch.resourceId);
+/** The resources the watches follow, none found yet. */
+function wantedBy(watches: readonly Watch[]): Map<string, boolean> {
+  const ids = new Map<string, boolean>();
+  for (const watch of watches) ids.set(watch.resourceId, false);
   return ids;
 }
 
@@ -164,7 +167,7 @@ class PlanBuilder {
     return {
       type: 'scan',
       kind,
-      wanted: uniqueIds(wanted),
+      wanted: wantedBy(wanted),
       pageSize: this.config.pageSize,
       maxPages: this.config.maxScanPages,
       collect: false,
@@ -236,7 +239,7 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
     return;
   }
   for (const [sessionId, sessionWatches] of groupBy(pending, (w) => w.sessionId)) {
-    const ids = uniqueIds(sessionWatches);
+    const ids = wantedBy(sessionWatches);
     if (ids.size === 1) plan.add({ type: 'get', kind, id: sessionWatches[0]!.resourceId });
     else plan.add(plan.scan(kind, sessionWatches, { sessionId }));
   }
@@ -248,7 +251,7 @@ function rideAlong(kind: ListedKind, watches: readonly Watch[], sessionScans: Ma
   for (const watch of watches) {
     const shared = sessionScans.get(resourceKey(kind, watch.sessionId));
     if (!shared) pending.push(watch);
-    else shared.wanted.add(watch.resourceId);
+    else shared.wanted.set(watch.resourceId, false);
   }
   return pending;
 }
@@ -268,16 +271,16 @@ function countSessions(watches: readonly Watch[], enough: number): number {
  * else pages only while fewer than one GET per watch, since nothing says where they sit.
  */
 function planRenders(plan: PlanBuilder, watches: readonly Watch[], shared: ListScan | undefined): void {
-  const ids = uniqueIds(watches);
+  const ids = wantedBy(watches);
   if (shared) {
-    for (const id of ids) shared.wanted.add(id);
+    for (const id of ids.keys()) shared.wanted.set(id, false);
     return;
   }
   const pages = plan.scanPages('render');
   if (ids.size >= 2 && pages < ids.size) {
     plan.add(plan.scan('render', watches, { maxPages: Math.min(plan.config.maxScanPages, ids.size - 1) }), pages);
   } else {
-    for (const id of ids) plan.add({ type: 'get', kind: 'render', id });
+    for (const id of ids.keys()) plan.add({ type: 'get', kind: 'render', id });
   }
 }
 
@@ -300,10 +303,9 @@ export function planFallbacks(requests: readonly PollRequest[], fetched: Fetched
   const planned = new Set<string>();
   for (const request of requests) {
     if (request.type !== 'scan') continue;
-    const [read, absent, settled] = [fetched.resources[request.kind], fetched.absent[request.kind], fetched.settled[request.kind]];
-    for (const id of request.wanted) {
-      // Settled first: what nearly every wanted item of a quiet cycle was.
-      if (settled.has(id) || read.has(id) || absent.has(id)) continue;
+    const [read, absent] = [fetched.resources[request.kind], fetched.absent[request.kind]];
+    for (const [id, found] of request.wanted) {
+      if (found || read.has(id) || absent.has(id)) continue;
       const key = resourceKey(request.kind, id);
       if (planned.has(key)) continue;
       planned.add(key);

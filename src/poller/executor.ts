@@ -38,8 +38,8 @@ class BudgetExhausted extends Error {}
 
 /**
  * Called with each item a list page holds (item `index` of `items`), as the page arrives; true
- * when the caller has dealt with it (a wanted item is then not kept in `fetched`, only its id in
- * `settled`). A caller that settles an item by its id and version alone never builds it.
+ * when the caller has dealt with it (a wanted item is then not kept in `fetched`, only marked
+ * found in its scan's `wanted`). A caller that settles an item by its id and version alone never builds it.
  */
 export type SettleRead = (kind: ListedKind, items: PageItems<ListedResource>, index: number) => boolean;
 
@@ -94,9 +94,9 @@ export async function executePlan(
   const startedScans: ListScan[] = [];
   const runScan = async (scan: ListScan): Promise<void> => {
     const wanted = scan.wanted;
-    // Wanted items seen so far: each is read (kept in `read`) or settled at once (its id in `settled`).
+    // Wanted items found so far: each is read (kept in `read`) or settled at once, and marked in `wanted`.
     let found = 0;
-    const [read, settled] = [fetched.resources[scan.kind], fetched.settled[scan.kind]];
+    const read = fetched.resources[scan.kind];
     const collected: ListedResource[] = [];
     let offset = 0;
     let pages = 0;
@@ -108,17 +108,12 @@ export async function executePlan(
         handedOver += items.length;
         for (let i = 0; i < items.length; i++) {
           const id = items.id(i);
-          if (!wanted.has(id)) {
-            settle(scan.kind, items, i);
-          } else if (settle(scan.kind, items, i)) {
-            // An item seen twice (a page shifted under the scan) is found once.
-            const before = settled.size;
-            settled.add(id);
-            if (settled.size > before && (read.size === 0 || !read.has(id))) found += 1;
-          } else {
-            const before = read.size;
-            read.set(id, items.item(i));
-            if (read.size > before && !settled.has(id)) found += 1;
+          const seen = wanted.get(id);
+          if (!settle(scan.kind, items, i) && seen !== undefined) read.set(id, items.item(i));
+          // An item seen twice (a page shifted under the scan) is found once.
+          if (seen === false) {
+            wanted.set(id, true);
+            found += 1;
           }
           if (scan.collect) collected.push(items.item(i));
         }

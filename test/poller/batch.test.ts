@@ -50,7 +50,7 @@ function watch(kind: WatchKind, resourceId: string, sessionId: string, createdAt
 const summary = (requests: PollRequest[]) =>
   requests.map((r) =>
     r.type === 'scan'
-      ? `scan ${r.kind}${r.sessionId ? ` ${r.sessionId}` : ''} [${[...r.wanted].join(',')}]`
+      ? `scan ${r.kind}${r.sessionId ? ` ${r.sessionId}` : ''} [${[...r.wanted.keys()].join(',')}]`
       : r.type === 'get'
         ? `get ${r.kind} ${r.id}`
         : `streams ${r.sessionId}`,
@@ -146,7 +146,7 @@ describe('wantsNextPage', () => {
   const scan = (extra: Partial<ListScan> = {}): ListScan => ({
     type: 'scan',
     kind: 'archive',
-    wanted: new Set(['x']),
+    wanted: new Map([['x', false]]),
     pageSize: 2,
     maxPages: 3,
     collect: false,
@@ -177,7 +177,7 @@ describe('planFallbacks and applyResults', () => {
   const scanOf = (kind: 'archive' | 'broadcast', wanted: string[]): ListScan => ({
     type: 'scan',
     kind,
-    wanted: new Set(wanted),
+    wanted: new Map(wanted.map((id) => [id, false])),
     pageSize: 1000,
     maxPages: 1,
     collect: false,

@@ -13,7 +13,7 @@ const scan = ({ wanted, ...extra }: Partial<Omit<ListScan, 'wanted'>> & Pick<Lis
   maxPages: 10,
   collect: false,
   ...extra,
-  wanted: new Set(wanted),
+  wanted: new Map(wanted.map((id) => [id, false])),
 });
 
 /** 2,500 archives, one per second, newest first at offset 0: `at(n)` is the id at offset n. */
@@ -57,7 +57,8 @@ describe('executePlan', () => {
       if (id === at(0) || id === at(450) || id === at(1_200)) events.push(`settled ${id}`);
       return id !== at(1_200);
     };
-    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [at(0), at(450), at(1_200)] })), source, always, settle);
+    const request = scan({ kind: 'archive', wanted: [at(0), at(450), at(1_200)] });
+    const run = await executePlan('prod', plan(request), source, always, settle);
     expect(events).toEqual([
       'piece at 0',
       `settled ${at(0)}`,
@@ -70,8 +71,13 @@ describe('executePlan', () => {
       'piece at 400',
       'piece at 800',
     ]);
-    expect(run.fetched.settled.archive).toEqual(new Set([at(0), at(450)]));
-    expect(run.fetched.resources.archive.get(at(1_200))?.id).toBe(at(1_200));
+    // All three found; the two settled are not kept.
+    expect([...request.wanted]).toEqual([
+      [at(0), true],
+      [at(450), true],
+      [at(1_200), true],
+    ]);
+    expect([...run.fetched.resources.archive.keys()]).toEqual([at(1_200)]);
     expect(run.scanPages.get('archive')).toBe(2);
   });
 
@@ -94,10 +100,11 @@ describe('executePlan', () => {
         },
       },
     });
-    const run = await executePlan('prod', plan(scan({ kind: 'archive', wanted: [last, deep] })), source, always, settle);
+    const request = scan({ kind: 'archive', wanted: [last, deep] });
+    const run = await executePlan('prod', plan(request), source, always, settle);
     expect(service.calls.map((c) => c.op)).toEqual(['archives.list', 'archives.list', 'archives.list']);
-    const found = [...run.fetched.resources.archive.keys(), ...run.fetched.settled.archive];
-    expect(found.sort()).toEqual([deep, last].sort());
+    expect([...request.wanted.values()]).toEqual([true, true]);
+    expect([...run.fetched.resources.archive.keys()].sort()).toEqual(settle() ? [] : [deep, last].sort());
     expect(run.unread).toEqual([]);
   });
 

@@ -51,7 +51,12 @@ test('finds kept leases by the resource they follow, one or several, and forgets
 
 test('finds what is due, due soon or at the end of its hold from the times it was told of, in the order kept', () => {
   const kept = new KeptLeases<TestLease>();
-  const [a, b, c, d] = [lease('a', 'archive', 'A', 100, 500), lease('b', 'sip', 'S', 300, 400), lease('c', 'render', 'R', 150, 900), lease('d', 'archive', 'D', 100, 400)];
+  const [a, b, c, d] = [
+    lease('a', 'archive', 'A', 100, 500),
+    lease('b', 'sip', 'S', 300, 400),
+    lease('c', 'render', 'R', 150, 900),
+    lease('d', 'archive', 'D', 100, 400),
+  ];
   for (const l of [a, b, c, d]) kept.set(l.watch.id, l);
   expect(ids((collect) => kept.dueBy(100, collect))).toEqual(['a', 'd']);
   expect(ids((collect) => kept.dueBy(99, collect))).toEqual([]);

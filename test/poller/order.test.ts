@@ -18,7 +18,12 @@ test('orders by time, ties in the order given, as a stable comparator sort does'
 test('falls back to the comparator for times it cannot fold (fractions, spans too wide to fold with the index)', () => {
   const fractions = [{ at: T0 + 0.5 }, { at: T0 }, { at: T0 + 0.25 }];
   expect(oldestFirst(fractions, (item) => item.at)).toEqual(bySort(fractions));
-  const wide = [{ at: Number.MAX_SAFE_INTEGER - 1, id: 'a' }, { at: 0, id: 'b' }, { at: T0, id: 'c' }, { at: 0, id: 'd' }];
+  const wide = [
+    { at: Number.MAX_SAFE_INTEGER - 1, id: 'a' },
+    { at: 0, id: 'b' },
+    { at: T0, id: 'c' },
+    { at: 0, id: 'd' },
+  ];
   expect(oldestFirst(wide, (item) => item.at).map((item) => item.id)).toEqual(['b', 'd', 'c', 'a']);
 });
 
