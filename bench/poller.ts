@@ -561,7 +561,7 @@ async function main(argv: string[]): Promise<void> {
         (f) =>
           `  ${f.label}${quietSweeps.includes(f) ? ', quiet' : holdEnds.includes(f) ? ', holds ended' : ''}: ${f.polled.toLocaleString('en-US')} polled in ${f.cycles} cycles (${f.holdsEnded.toLocaleString('en-US')} holds ended, ${f.claimed.toLocaleString('en-US')} claimed from the store): ${f.requests} API calls vs ${f.naive.toLocaleString('en-US')} naive (${(f.naive / f.requests).toFixed(0)}× fewer); CPU ${ms(f.cpuMs)} (${ms(f.cpuMs / f.cycles)} per cycle), wall ${ms(f.wallMs)}`,
       ),
-      `  due by the clock, all ${classified.length} sweeps over ${((now - measureFrom) / 1000).toFixed(0)} s together (every hold's end in them): ${ms(sweepCpu)} of CPU per full sweep (${sweepCycles.toFixed(1)} poller cycles each); ` +
+      `  due by the clock, all ${classified.length} sweeps over ${((now - measureFrom) / 1000).toFixed(0)} s together (every hold's end in them): ${ms(sweepCpu)} of CPU per full sweep (${sweepCycles.toFixed(1)} poller cycles each; one sweep ${ms(Math.min(...classified.map((s) => s.cpuMs)))}–${ms(Math.max(...classified.map((s) => s.cpuMs)))}, median ${ms(median(classified)!.cpuMs)}); ` +
         `${quietSweeps.length} quiet sweeps${quietMedian === undefined ? '' : `, median ${ms(quietMedian)}`}; ` +
         `${holdEnds.length} sweeps where holds ended (${options.others > 0 ? `${options.others} other poller${options.others === 1 ? '' : 's'} announced: leases renewed, a quarter of the watches written back, claimed again the sweep after` : 'one poller alone: every lease renewed'})${holdEndMedian === undefined ? '' : `, median ${ms(holdEndMedian)}`}`,
       '',
