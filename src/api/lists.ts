@@ -167,8 +167,8 @@ export class PageMemory {
 
   /** Keeps a copy of `bytes` (valid until the next call) and the page scanned from them; returns the items over the copy. */
   remember(bytes: Buffer, page: ScannedPage): ScannedItems {
-    // The last page's items were released (or it is the spare, written over): no read reaches its arrays any more.
-    this.#spare = this.#inUse || this.#last?.page === page ? undefined : this.#last?.page;
+    // Released, the last page's items are read no more: its arrays are the next scan's to write over.
+    this.#spare = this.#inUse ? undefined : this.#last?.page;
     if (this.#inUse || this.#buffer.length < bytes.length) {
       const before = this.#buffer.length;
       this.#buffer = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * HEADROOM));

@@ -116,7 +116,13 @@ class Scanner {
   page(): ScannedPage {
     // Sized as the last answer, which the next one nearly always matches: no array grown and copied item by item.
     const expected = this.#previous?.page.ids.length ?? 0;
-    const page: ScannedPage = this.#into ?? { envelope: {}, ids: new Array(expected), starts: new Array(expected), ends: new Array(expected), versions: new Array(expected) };
+    const page: ScannedPage = this.#into ?? {
+      envelope: {},
+      ids: new Array(expected),
+      starts: new Array(expected),
+      ends: new Array(expected),
+      versions: new Array(expected),
+    };
     let open = -1;
     let close = -1;
     this.#space();
@@ -139,7 +145,7 @@ class Scanner {
     return page;
   }
 
-  /** The `items` array, at its bracket: each item an object with a string `id`. */
+  /** The `items` array, at its bracket: each item an object with a string `id`; the page's arrays end with its last item. */
   #items(page: ScannedPage): void {
     this.#itemsOf(page);
     const found = this.#found;
@@ -155,6 +161,7 @@ class Scanner {
     page.versions[n] = version;
   }
 
+  /** Each item, kept in the page's arrays as it is found (`#keep`). */
   #itemsOf(page: ScannedPage): void {
     if (this.#opened(CLOSE_BRACKET)) return;
     do {

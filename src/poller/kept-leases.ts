@@ -4,10 +4,10 @@
  * map of every kept watch built anew each cycle (10,000 entries a cycle at scale, promoted to the
  * old generation and collected with it).
  *
- * Each kept lease has a slot, in the order kept, where its watch's next poll time and its hold's
- * end are copied into typed arrays: a cycle finds what is due, or whose hold ended, by reading
- * two arrays of numbers instead of every lease and watch object (`bench:poller`: two passes over
- * 10,000 kept leases cost ~6 ms of a full sweep, nearly all of it fetching the objects). The
+ * Each kept lease has a slot, in the order kept, where its watch's next poll time, its hold's end
+ * and its project are copied into typed arrays: a cycle finds what is due, or whose hold ended, by
+ * reading arrays of numbers instead of every lease and watch object (`bench:poller`: the passes
+ * over 10,000 kept leases cost ~6 ms of a full sweep, nearly all of it fetching the objects). The
  * copies are exact as long as whoever changes a kept lease's `watch.nextPollAt` or `releaseAt`
  * (or its `watch`) says so (`rescheduled`).
  */
@@ -100,13 +100,9 @@ export class KeptLeases<L extends Keyed> {
     this.#holdEndsAt[slot] = lease.releaseAt;
   }
 
+  /** Every kept lease, in the order kept. */
   values(): IterableIterator<L> {
     return this.#byId.values();
-  }
-
-  /** Every kept lease, in the order kept. */
-  forEach(visit: (lease: L) => void): void {
-    this.#byId.forEach(visit);
   }
 
   /** The kept leases whose watches are due by `now` (`watch.nextPollAt <= now`), in the order kept. */
