@@ -372,16 +372,16 @@ const versionOf = (target: ScannedItem): number | undefined => target.items.vers
 class ScannedPageItems<S extends z.ZodType<object>> implements PageItems<z.output<S>> {
   readonly #received: ScannedItems;
   readonly #handler: ProxyHandler<ScannedItem>;
-  /** Made at the first item built (see ScannedItems). */
-  #items: (z.output<S> | undefined)[] | undefined;
+  readonly #items: (z.output<S> | undefined)[];
 
   constructor(received: ScannedItems, item: S, response: ResponseContext) {
     this.#received = received;
     this.#handler = itemHandler<ScannedItem>(item, response, receivedOf, versionOf);
+    this.#items = new Array(received.ids.length);
   }
 
   get length(): number {
-    return this.#received.ids.length;
+    return this.#items.length;
   }
 
   id(index: number): string {
@@ -393,8 +393,7 @@ class ScannedPageItems<S extends z.ZodType<object>> implements PageItems<z.outpu
   }
 
   item(index: number): z.output<S> {
-    const items = (this.#items ??= new Array(this.#received.ids.length));
-    return (items[index] ??= new Proxy({ id: this.id(index), items: this.#received, index }, this.#handler) as unknown as z.output<S>);
+    return (this.#items[index] ??= new Proxy({ id: this.id(index), items: this.#received, index }, this.#handler) as unknown as z.output<S>);
   }
 }
 

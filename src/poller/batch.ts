@@ -239,8 +239,7 @@ function planSessionFiltered(plan: PlanBuilder, kind: 'archive' | 'broadcast', w
     return;
   }
   for (const [sessionId, sessionWatches] of groupBy(pending, (w) => w.sessionId)) {
-    const ids = wantedBy(sessionWatches);
-    if (ids.size === 1) plan.add({ type: 'get', kind, id: sessionWatches[0]!.resourceId });
+    if (!coverSeveral(sessionWatches)) plan.add({ type: 'get', kind, id: sessionWatches[0]!.resourceId });
     else plan.add(plan.scan(kind, sessionWatches, { sessionId }));
   }
 }
