@@ -49,7 +49,7 @@ import { ANNOUNCED_WITHIN_MS } from '../src/poller/replicas';
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
 import { compileForBench } from './lib/compile';
-import { DEPLOYMENT_NODE_FLAGS, deploymentEnv } from './lib/deployment';
+import { DEPLOYMENT_NODE_FLAGS, allocatorOf, deploymentEnv } from './lib/deployment';
 import { LoopDelay } from './lib/loop-delay';
 import { type Handlers, Peer, serve } from './lib/peer';
 import { mulberry32, percentile } from './lib/stats';
@@ -572,7 +572,7 @@ async function main(argv: string[]): Promise<void> {
       `  change → Slack post: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} over ${latencies.length} notifications (${missing} missing); target p99 ≤ ${ms(settings.schedule.fastMs + 1_000)}`,
       `    of which change → noticed (the poll that wrote it): p50 ${ms(percentile(noticed, 50))}, p99 ${ms(percentile(noticed, 99))}, max ${ms(Math.max(...noticed))}; noticed → posted (Slack's one message a second per channel, which the deliverer keeps to): p50 ${ms(percentile(paced, 50))}, p99 ${ms(percentile(paced, 99))}, max ${ms(Math.max(...paced))}`,
       '',
-      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, ${DEPLOYMENT_NODE_FLAGS.join(' ')} MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(typical.naive / typical.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
+      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, ${DEPLOYMENT_NODE_FLAGS.join(' ')}, ${allocatorOf(process.env)}, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(typical.naive / typical.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
     ];
     lines.push(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { compileForBench } from './lib/compile';
-import { DEPLOYMENT_NODE_FLAGS, deploymentEnv } from './lib/deployment';
+import { DEPLOYMENT_NODE_FLAGS, allocatorOf, deploymentEnv } from './lib/deployment';
 import { Peer } from './lib/peer';
 import { mulberry32 } from './lib/stats';
 import type { LedgerTotals, LedgerWindow } from './soak/ledger';
@@ -138,8 +138,9 @@ async function main(): Promise<void> {
   const compiled = compileForBench(join(__dirname, 'soak', 'app.ts'), join(scratch, 'build'));
   const logPath = join(scratch, 'app.log');
   const logFd = openSync(logPath, 'w');
+  const launchEnv = deploymentEnv();
   const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer =>
-    new Peer(fork(file, args, { execArgv, env: deploymentEnv(), stdio: ['ignore', stdio, stdio, 'ipc'] }));
+    new Peer(fork(file, args, { execArgv, env: launchEnv, stdio: ['ignore', stdio, stdio, 'ipc'] }));
   // vidops and the floor both as a deployment launches the app (README, "Deployment").
   const heapCap = [`--max-old-space-size=${o.heapMb}`, ...DEPLOYMENT_NODE_FLAGS, ...o.nodeFlags];
   const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
         `${o.changesPerSecond} resource changes/s, ${o.faultsPerMinute} injected faults/min; seeded in ${fixed(seededS)} s, watches added in ${fixed((performance.now() - seedStarted) / 1000 - seededS)} s`,
     );
     console.log(
-      `app: compiled JavaScript, ${heapCap.join(' ')} MALLOC_ARENA_MAX=${deploymentEnv().MALLOC_ARENA_MAX}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
+      `app: compiled JavaScript, ${heapCap.join(' ')}, ${allocatorOf(launchEnv)}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
         ` (${Object.entries(pollerEnv)
           .map(([k, v]) => `${k}=${v}`)

@@ -1,17 +1,36 @@
 /**
- * How the app is launched in a deployment (README, "Deployment"; `npm start` sets the same): the
- * benches run it so, or they would measure a process nobody runs. Both settings trade a little
+ * How the app is launched in a deployment (README, "Operating vidops"; `npm start` does the same):
+ * the benches run it so, or they would measure a process nobody runs. Both settings trade a little
  * CPU for memory, measured in bench/README.md:
  * - a young generation of 2 MB semi-spaces instead of V8's default (up to 16 MB each), whose
  *   scavenges stay short with the small live set of a request;
- * - two glibc malloc arenas instead of up to eight per CPU, which the process's threads (the
- *   poller's, libuv's pool, V8's helpers) would each fill and keep.
+ * - the malloc `bin/launch` picks: jemalloc when the machine has it, which gives back what V8's
+ *   compilers free, else glibc's with two arenas instead of up to eight per CPU.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
 export const DEPLOYMENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 
-export const DEPLOYMENT_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+/** The launcher a deployment runs node through: it sets the allocator's variables. */
+export const LAUNCHER = join(__dirname, '..', '..', 'bin', 'launch');
 
-/** This process's environment with the deployment's settings, unless the caller set them. */
+const ALLOCATOR_VARIABLES = ['LD_PRELOAD', 'MALLOC_CONF', 'MALLOC_ARENA_MAX'] as const;
+
+/**
+ * `env` with the allocator's variables `bin/launch` sets on this machine, read from the launcher
+ * itself so that one place decides them. A variable the caller set is left as it is.
+ */
 export function deploymentEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...DEPLOYMENT_ENV, ...env };
+  const launched = JSON.parse(
+    execFileSync('sh', [LAUNCHER, process.execPath, '-e', `process.stdout.write(JSON.stringify(process.env))`], { env, encoding: 'utf8' }),
+  ) as NodeJS.ProcessEnv;
+  const allocator = Object.fromEntries(ALLOCATOR_VARIABLES.flatMap((name) => (launched[name] === undefined ? [] : [[name, launched[name]]])));
+  return { ...env, ...allocator };
+}
+
+/** The allocator of an environment from `deploymentEnv`, for a bench's report. */
+export function allocatorOf(env: NodeJS.ProcessEnv): string {
+  const jemalloc = env.LD_PRELOAD?.includes('jemalloc');
+  return jemalloc ? `jemalloc (${env.LD_PRELOAD}, MALLOC_CONF=${env.MALLOC_CONF ?? ''})` : `glibc malloc, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX ?? ''}`;
 }
