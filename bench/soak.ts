@@ -131,6 +131,17 @@ class AckWindow {
   }
 }
 
+/** The poller thread's heap as an operator's scrape of /metrics reads it (bytes). */
+async function pollerThreadHeap(metricsUrl: string): Promise<{ used: number; total: number; external: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    used: value('vidops_poller_thread_heap_used_bytes'),
+    total: value('vidops_poller_thread_heap_total_bytes'),
+    external: value('vidops_poller_thread_external_memory_bytes'),
+  };
+}
+
 async function main(): Promise<void> {
   const o = readOptions(process.env);
   // Per run: another soak (or a 60-minute one still going) must not have its build removed.
@@ -281,8 +292,9 @@ async function main(): Promise<void> {
     const report = async (): Promise<void> => {
       const w = window;
       window = new AckWindow();
-      const [memory, notes, appLoad, envLoad] = await Promise.all([
+      const [memory, threadHeap, notes, appLoad, envLoad] = await Promise.all([
         vidops.call<NodeJS.MemoryUsage>('memory'),
+        poller.thread ? pollerThreadHeap(url.vidops.replace(/\/slack\/events$/, '/metrics')) : undefined,
         environment.call<LedgerWindow & { injected: Record<string, number> }>('window'),
         vidops.call<LoadReading>('load'),
         environment.call<LoadReading>('load'),
@@ -301,6 +313,7 @@ async function main(): Promise<void> {
       const current = rss.at(-1)?.bytes ?? NaN;
       console.log(
         `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB  heap ${mb(memory.heapUsed).padStart(5)}/${mb(memory.heapTotal)} MB  ` +
+          (threadHeap ? `poller thread's ${mb(threadHeap.used)}/${mb(threadHeap.total)} MB (+${mb(threadHeap.external)})  ` : '') +
           `cmds ${w.sent} sent ${w.acked} acked (+${w.clicks} clicks)  ` +
           `ack p50/p99 vidops ${fixed(p(w.latencies.vidops, 50))}/${fixed(p(w.latencies.vidops, 99))} ms, floor ${fixed(p(w.latencies.floor, 50))}/${fixed(p(w.latencies.floor, 99))} ms  ` +
           `notifications ${notes.due} due ${notes.delivered} delivered ${notes.duplicates} dup, latency p50/p99 ${fixed(p(notes.latencies, 50) / 1000)}/${fixed(p(notes.latencies, 99) / 1000)} s`,

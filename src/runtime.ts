@@ -188,6 +188,7 @@ export async function startVidops(input: VidopsInput): Promise<RunningVidops> {
     ...(input.readiness?.cacheMs === undefined ? {} : { cacheMs: input.readiness.cacheMs }),
     draining: () => draining,
   });
+  if (poller.threadHeap) metrics.watchPollerThreadHeap(poller.threadHeap);
   const opsRoutes = [readyRoute(readiness), metricsRoute(metrics), ...poller.routes];
 
   const inFlight = new InFlight();

@@ -4,6 +4,7 @@
  * README ("Operating vidops"). Gauges that read the store are refreshed when scraped.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ThreadHeap } from '../poller/thread-protocol';
 import type { PollerBacklog } from '../store/types';
 
 /** Seconds; Slack allows 3 s for an ack. */
@@ -30,6 +31,7 @@ export class VidopsMetrics {
   readonly slackCallDuration: Histogram<'method'>;
   readonly refreshErrors: Counter<'source'>;
   readonly #backlog: Record<keyof PollerBacklog, Gauge>;
+  readonly #threadHeap: Record<keyof ThreadHeap, Gauge>;
   readonly #refreshers = new Map<string, () => Promise<void>>();
   readonly #refreshTimeoutMs: number;
 
@@ -108,6 +110,12 @@ export class VidopsMetrics {
       outboxDepth: gauge('vidops_outbox_depth', 'Notifications waiting for delivery to Slack (neither delivered nor given up).'),
       outboxOldestAgeMs: gauge('vidops_outbox_oldest_age_seconds', 'Age of the oldest notification waiting for delivery.'),
     };
+    // Beside the process's own heap figures (vidops_nodejs_heap_*), which cover the main thread's heap only.
+    this.#threadHeap = {
+      usedBytes: gauge('vidops_poller_thread_heap_used_bytes', "The poller thread's V8 heap in use."),
+      totalBytes: gauge('vidops_poller_thread_heap_total_bytes', "The poller thread's V8 heap, committed."),
+      externalBytes: gauge('vidops_poller_thread_external_memory_bytes', "Memory outside the poller thread's V8 heap held by its objects (buffers)."),
+    };
   }
 
   /** The poller and outbox gauges read `read()` (a store query) at each scrape. */
@@ -118,6 +126,15 @@ export class VidopsMetrics {
         const value = backlog[key];
         this.#backlog[key].set(key.endsWith('Ms') ? value / 1000 : value);
       }
+    });
+  }
+
+  /** The poller thread's heap gauges read `read()` (a question to the thread) at each scrape; no answer serves the last values. */
+  watchPollerThreadHeap(read: () => Promise<ThreadHeap | undefined>): void {
+    this.#refreshers.set('poller-thread', async () => {
+      const heap = await read();
+      if (heap === undefined) throw new Error('the poller thread did not answer');
+      for (const key of Object.keys(this.#threadHeap) as (keyof ThreadHeap)[]) this.#threadHeap[key].set(heap[key]);
     });
   }
 

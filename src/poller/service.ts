@@ -20,6 +20,7 @@ import type { Random } from './schedule';
 import type { PollerSettings } from './settings';
 import { posterClient, webClientPoster } from './slack-poster';
 import { PollerThread, type PollerThreadOptions } from './thread';
+import type { ThreadHeap } from './thread-protocol';
 import { type PollClient, videoPollSource } from './video-source';
 import type { WatchFilter, WatchStore } from './watch';
 
@@ -191,6 +192,8 @@ export interface PollerRuntime {
   start(): void;
   /** Stops both loops (their leases released) and the Home refreshes. */
   stop(): Promise<void>;
+  /** The poller thread's V8 heap, when the poller runs in a thread (undefined while none runs). */
+  threadHeap?: () => Promise<ThreadHeap | undefined>;
 }
 
 /**
@@ -213,17 +216,20 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
     publish: (teamId, userId) => input.publishHome(client, teamId, userId),
     logger,
   });
-  const poller: Pick<PollerService, 'start' | 'stop' | 'hint'> =
+  const thread =
     input.thread && settings.enabled
       ? new PollerThread({ ...input.thread, logger: services.logger, onDelivered: (teamId) => refresher.deliveredTo(teamId) })
-      : new PollerService({
-          store: services.store,
-          clientFor: (name) => services.projects.client(name),
-          poster: webClientPoster(client, { onDelivered: (teamId) => refresher.deliveredTo(teamId) }),
-          settings,
-          logger: services.logger,
-          clock: services.clock,
-        });
+      : undefined;
+  const poller: Pick<PollerService, 'start' | 'stop' | 'hint'> =
+    thread ??
+    new PollerService({
+      store: services.store,
+      clientFor: (name) => services.projects.client(name),
+      poster: webClientPoster(client, { onDelivered: (teamId) => refresher.deliveredTo(teamId) }),
+      settings,
+      logger: services.logger,
+      clock: services.clock,
+    });
   const routes = settings.callbackToken
     ? [videoCallbackRoute({ token: settings.callbackToken, hint: (body) => poller.hint(body), logger: services.logger })]
     : [];
@@ -237,5 +243,6 @@ export function pollerRuntime(input: PollerRuntimeInput): PollerRuntime {
       refresher.stop();
       await poller.stop();
     },
+    ...(thread && { threadHeap: () => thread.heap() }),
   };
 }

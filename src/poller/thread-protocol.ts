@@ -25,7 +25,14 @@ export interface PollerThreadData {
   logLevel: LogLevel;
 }
 
-export type ToPollerThread = { type: 'hint'; id: number; body: unknown } | { type: 'stop' };
+/** The thread's V8 heap, as `v8.getHeapStatistics()` tells it there (the main thread's own figures cover its heap only). */
+export interface ThreadHeap {
+  usedBytes: number;
+  totalBytes: number;
+  externalBytes: number;
+}
+
+export type ToPollerThread = { type: 'hint'; id: number; body: unknown } | { type: 'heap'; id: number } | { type: 'stop' };
 
 export type FromPollerThread =
   | { type: 'started' }
@@ -35,4 +42,5 @@ export type FromPollerThread =
   | { type: 'delivered'; teamId: string }
   | { type: 'video-request'; event: VideoRequestEvent }
   | { type: 'slack-call'; call: SlackCall }
-  | { type: 'hinted'; id: number; matched: number };
+  | { type: 'hinted'; id: number; matched: number }
+  | { type: 'heap'; id: number; heap: ThreadHeap };

@@ -5,6 +5,7 @@
  * what the main thread keeps: metrics, App Home refreshes. Leases make it share the work with
  * other replicas exactly as a process would.
  */
+import { getHeapStatistics } from 'node:v8';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { SecretBox } from '../crypto';
 import { type Logger, createLogger } from '../log';
@@ -15,7 +16,7 @@ import { ProjectRegistry, videoClientFactory } from '../projects';
 import { type VidopsStore, createStore } from '../store';
 import { PollerService } from './service';
 import { posterClient, webClientPoster } from './slack-poster';
-import type { FromPollerThread, PollerThreadData, ToPollerThread } from './thread-protocol';
+import type { FromPollerThread, PollerThreadData, ThreadHeap, ToPollerThread } from './thread-protocol';
 
 export async function runPollerThread(data: PollerThreadData, port: MessagePort): Promise<void> {
   const tell = (message: FromPollerThread) => port.postMessage(message);
@@ -29,6 +30,7 @@ export async function runPollerThread(data: PollerThreadData, port: MessagePort)
   let resolveRunning: (running: Running | undefined) => void = () => {};
   const running = new Promise<Running | undefined>((resolve) => (resolveRunning = resolve));
   port.on('message', (message: ToPollerThread) => {
+    if (message.type === 'heap') return tell({ type: 'heap', id: message.id, heap: heapFigures() });
     void running.then((r) => (message.type === 'hint' ? hint(r, message.id, message.body) : stop(r)));
   });
   const hint = (r: Running | undefined, id: number, body: unknown) =>
@@ -59,6 +61,11 @@ export async function runPollerThread(data: PollerThreadData, port: MessagePort)
     port.close();
     setTimeout(() => process.exit(1), 1_000).unref();
   }
+}
+
+function heapFigures(): ThreadHeap {
+  const heap = getHeapStatistics();
+  return { usedBytes: heap.used_heap_size, totalBytes: heap.total_heap_size, externalBytes: heap.external_memory };
 }
 
 interface Running {

@@ -12,7 +12,9 @@ import { Worker } from 'node:worker_threads';
 import type { VideoRequestObserver } from '../api';
 import type { Logger } from '../log';
 import type { SlackCall } from '../metrics/slack';
-import type { FromPollerThread, PollerThreadData, ToPollerThread } from './thread-protocol';
+import type { FromPollerThread, PollerThreadData, ThreadHeap, ToPollerThread } from './thread-protocol';
+
+type ThreadAnswer = Extract<FromPollerThread, { id: number }>;
 
 /** The worker's module beside this one: `.ts` under tsx or jest (loaded through tsx), `.js` once built. */
 const WORKER_ENTRY = join(__dirname, `thread-worker${extname(__filename)}`);
@@ -22,7 +24,8 @@ if (workerData.entry.endsWith('.ts')) require('tsx/cjs');
 require(workerData.entry);
 `;
 
-const HINT_TIMEOUT_MS = 5_000;
+/** How long a question to the thread (a hint, its heap) waits for the answer. */
+const ANSWER_TIMEOUT_MS = 5_000;
 /**
  * The thread's young generation (V8's nursery, 3 semi-spaces): 6 MB instead of V8's default of
  * up to 48 MB. Its scavenges come more often and cost the thread, not the loop that acks Slack,
@@ -54,8 +57,9 @@ export class PollerThread {
   #stopping = false;
   #restarts = 0;
   #restartTimer: NodeJS.Timeout | undefined;
-  #nextHint = 0;
-  readonly #hints = new Map<number, (matched: number) => void>();
+  #nextQuestion = 0;
+  /** Questions sent to the thread, by id: each settles with the thread's answer, or undefined (no answer in time, or the thread ended). */
+  readonly #questions = new Map<number, (answer: ThreadAnswer | undefined) => void>();
 
   constructor(options: PollerThreadOptions) {
     this.#options = options;
@@ -75,8 +79,7 @@ export class PollerThread {
     worker.on('error', (error) => this.#logger.error('the poller thread failed', { error }));
     worker.on('exit', (code) => {
       this.#worker = undefined;
-      for (const resolve of this.#hints.values()) resolve(0);
-      this.#hints.clear();
+      for (const settle of this.#questions.values()) settle(undefined);
       if (this.#stopping) return;
       this.#options.onEnded?.();
       const delayMs = Math.min(MAX_RESTART_DELAY_MS, (this.#options.restartDelayMs ?? 1_000) * 2 ** this.#restarts);
@@ -88,19 +91,30 @@ export class PollerThread {
   }
 
   /** A video service callback: the thread polls the watches it names at once. Resolves how many. */
-  hint(body: unknown): Promise<number> {
+  async hint(body: unknown): Promise<number> {
+    const answer = await this.#ask((id) => ({ type: 'hint', id, body }));
+    return answer?.type === 'hinted' ? answer.matched : 0;
+  }
+
+  /** The thread's V8 heap; undefined while no thread runs or when it does not answer in time. */
+  async heap(): Promise<ThreadHeap | undefined> {
+    const answer = await this.#ask((id) => ({ type: 'heap', id }));
+    return answer?.type === 'heap' ? answer.heap : undefined;
+  }
+
+  #ask(question: (id: number) => ToPollerThread): Promise<ThreadAnswer | undefined> {
     const worker = this.#worker;
-    if (!worker) return Promise.resolve(0);
-    const id = ++this.#nextHint;
-    return new Promise<number>((resolve) => {
-      const timer = setTimeout(() => settle(0), HINT_TIMEOUT_MS);
-      const settle = (matched: number) => {
+    if (!worker) return Promise.resolve(undefined);
+    const id = ++this.#nextQuestion;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(undefined), ANSWER_TIMEOUT_MS);
+      const settle = (answer: ThreadAnswer | undefined) => {
         clearTimeout(timer);
-        this.#hints.delete(id);
-        resolve(matched);
+        this.#questions.delete(id);
+        resolve(answer);
       };
-      this.#hints.set(id, settle);
-      this.#send(worker, { type: 'hint', id, body });
+      this.#questions.set(id, settle);
+      this.#send(worker, question(id));
     });
   }
 
@@ -141,7 +155,8 @@ export class PollerThread {
       case 'slack-call':
         return this.#options.onSlackCall(message.call);
       case 'hinted':
-        return this.#hints.get(message.id)?.(message.matched);
+      case 'heap':
+        return this.#questions.get(message.id)?.(message);
     }
   }
 }

@@ -3,6 +3,7 @@
  * right labels, acks and video calls are timed, Slack 429s are counted, and the poller and
  * outbox gauges follow the store.
  */
+import { VidopsMetrics } from '../../src/metrics/registry';
 import { BOT_TOKEN, CHANNEL, type OpsApp, SIGNING_SECRET, TEAM, VIEWER, sample, startOpsApp } from './harness';
 
 describe('GET /metrics', () => {
@@ -141,5 +142,21 @@ describe('GET /metrics', () => {
     const text = await scrape();
     for (const secret of [BOT_TOKEN, SIGNING_SECRET, t.project.apiSecret]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/xox[a-z]-|eyJ/);
+  });
+});
+
+describe("the poller thread's heap gauges", () => {
+  it('take what the thread answers at each scrape, and keep their last values, counted as a refresh error, when it does not', async () => {
+    const metrics = new VidopsMetrics();
+    const answers = [{ usedBytes: 30e6, totalBytes: 40e6, externalBytes: 11e6 }, undefined];
+    metrics.watchPollerThreadHeap(async () => answers.shift());
+    const first = await metrics.scrape();
+    expect(sample(first, 'vidops_poller_thread_heap_used_bytes')).toBe(30e6);
+    expect(sample(first, 'vidops_poller_thread_heap_total_bytes')).toBe(40e6);
+    expect(sample(first, 'vidops_poller_thread_external_memory_bytes')).toBe(11e6);
+    expect(sample(first, 'vidops_metrics_refresh_errors_total', { source: 'poller-thread' })).toBeUndefined();
+    const second = await metrics.scrape();
+    expect(sample(second, 'vidops_poller_thread_heap_used_bytes')).toBe(30e6);
+    expect(sample(second, 'vidops_metrics_refresh_errors_total', { source: 'poller-thread' })).toBe(1);
   });
 });

@@ -77,6 +77,21 @@ describe('the poller in a worker thread (a SQLite file)', () => {
     expect(app.logText()).not.toContain(app.project.apiSecret);
   });
 
+  test("/metrics tells the poller thread's heap apart from the main thread's, asked of the thread at each scrape", async () => {
+    const metrics = (await app.get('/metrics')).body;
+    const used = sample(metrics, 'vidops_poller_thread_heap_used_bytes', {})!;
+    const total = sample(metrics, 'vidops_poller_thread_heap_total_bytes', {})!;
+    // A thread that loaded the poller's modules and polls: megabytes, less than the committed size.
+    expect(used).toBeGreaterThan(2 * 1024 * 1024);
+    expect(total).toBeGreaterThanOrEqual(used);
+    expect(sample(metrics, 'vidops_poller_thread_external_memory_bytes', {})).toBeGreaterThan(0);
+    // Not the main thread's heap under another name.
+    const mainUsed = sample(metrics, 'vidops_nodejs_heap_size_used_bytes', {});
+    expect(mainUsed).toBeGreaterThan(2 * 1024 * 1024);
+    expect(used).not.toBe(mainUsed);
+    expect(sample(metrics, 'vidops_metrics_refresh_errors_total', { source: 'poller-thread' })).toBeUndefined();
+  });
+
   test("the main thread's store hands its WAL checkpoints to the thread's connection: no checkpoint worker besides the poller's", () => {
     expect((app.vidops.services.store as unknown as { checkpoints: string }).checkpoints).toBe('handed-over');
   });
@@ -163,6 +178,8 @@ describe('a poller thread that cannot start', () => {
     await until('the poller thread ended; starting another', 1);
     expect(count('the poller thread could not start')).toBe(1);
     expect(JSON.parse(lines.find((line) => line.includes('starting another'))!)).toMatchObject({ level: 'warn', delayMs: 1_000 });
+    // Between two threads nobody answers for a heap: no figures (the scrape keeps its last ones).
+    await expect(thread.heap()).resolves.toBeUndefined();
     jest.advanceTimersByTime(1_000);
     await until('the poller thread ended; starting another', 2);
     expect(count('the poller thread could not start')).toBe(2);
