@@ -637,7 +637,7 @@ if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // As a deployment launches the app (README, "Deployment").
   const app = fork(compiled, process.argv.slice(2), {
-    execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, ...DEPLOYMENT_NODE_FLAGS, ...profile],
+    execArgv: [...DEPLOYMENT_NODE_FLAGS, `--max-old-space-size=${HEAP_LIMIT_MB}`, ...profile],
     env: deploymentEnv(),
     stdio: 'inherit',
   });

@@ -11,7 +11,7 @@
  *
  * Settings (environment): SOAK_MINUTES (10), SOAK_RATE commands/s (20), SOAK_WATCHES (10000),
  * SOAK_CHANGES_PER_SECOND (2), SOAK_FAULTS_PER_MINUTE (12), SOAK_WINDOW_SECONDS (30), SOAK_NODE_FLAGS (more node flags for vidops and the floor),
- * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (192), SOAK_DATABASE_URL (a fresh SQLite
+ * SOAK_WARMUP_MINUTES (min(2, minutes / 4)), SOAK_HEAP_MB (the deployment's cap), SOAK_DATABASE_URL (a fresh SQLite
  * file under /tmp; the store's tables must be empty, so never a shared database). The app gets the
  * VIDOPS_POLL_* variables of this environment, as a deployment sets them (and VIDOPS_POLLER_THREAD); with none set, those the
  * README ("Sizing") gives a project of 10,000 watches (LARGE_PROJECT_POLLING).
@@ -47,7 +47,8 @@ interface Options {
   faultsPerMinute: number;
   windowS: number;
   warmupS: number;
-  heapMb: number;
+  /** A V8 heap cap of the soak's own (SOAK_HEAP_MB) instead of the deployment's. */
+  heapMb: number | undefined;
   /** More node flags for vidops and the floor alike (SOAK_NODE_FLAGS, space-separated). */
   nodeFlags: string[];
   databaseUrl: string | undefined;
@@ -68,7 +69,7 @@ function readOptions(env: NodeJS.ProcessEnv): Options {
     faultsPerMinute: num('SOAK_FAULTS_PER_MINUTE', 12),
     windowS: num('SOAK_WINDOW_SECONDS', 30),
     warmupS: num('SOAK_WARMUP_MINUTES', Math.min(2, minutes / 4)) * 60,
-    heapMb: num('SOAK_HEAP_MB', 192),
+    heapMb: env.SOAK_HEAP_MB ? num('SOAK_HEAP_MB', 0) : undefined,
     nodeFlags: (env.SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     databaseUrl: env.SOAK_DATABASE_URL || undefined,
   };
@@ -153,11 +154,11 @@ async function main(): Promise<void> {
   const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer =>
     new Peer(fork(file, args, { execArgv, env: launchEnv, stdio: ['ignore', stdio, stdio, 'ipc'] }));
   // vidops and the floor both as a deployment launches the app (README, "Deployment").
-  const heapCap = [`--max-old-space-size=${o.heapMb}`, ...DEPLOYMENT_NODE_FLAGS, ...o.nodeFlags];
+  const appFlags = [...DEPLOYMENT_NODE_FLAGS, ...(o.heapMb === undefined ? [] : [`--max-old-space-size=${o.heapMb}`]), ...o.nodeFlags];
   const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
   const environment = start(join(__dirname, 'soak', 'environment.ts'), [], ['--import', 'tsx'], 'inherit');
-  const vidops = start(compiled, ['--role', 'vidops'], [...heapCap, ...profile], logFd);
-  const floor = start(compiled, ['--role', 'floor'], heapCap, 'inherit');
+  const vidops = start(compiled, ['--role', 'vidops'], [...appFlags, ...profile], logFd);
+  const floor = start(compiled, ['--role', 'floor'], appFlags, 'inherit');
   const dispatcher = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
   try {
     const seedStarted = performance.now();
@@ -184,7 +185,7 @@ async function main(): Promise<void> {
         `${o.changesPerSecond} resource changes/s, ${o.faultsPerMinute} injected faults/min; seeded in ${fixed(seededS)} s, watches added in ${fixed((performance.now() - seedStarted) / 1000 - seededS)} s`,
     );
     console.log(
-      `app: compiled JavaScript, ${heapCap.join(' ')}, ${allocatorOf(launchEnv)}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
+      `app: compiled JavaScript, ${appFlags.join(' ')}, ${allocatorOf(launchEnv)}, store ${o.databaseUrl?.replace(/\/\/[^@/]*@/, '//') ?? 'SQLite file in /tmp'}, LOG_LEVEL=warn; poller ${poller.rate} requests/s (burst ${poller.burst}), ` +
         `tick ${poller.tickMs} ms, each watch polled ${poller.fastMs / 1000} s after a change and at least every ${poller.slowMs / 1000} s` +
         ` (${Object.entries(pollerEnv)
           .map(([k, v]) => `${k}=${v}`)
