@@ -1,6 +1,6 @@
 /**
  * How the app is launched in a deployment (README, "Operating vidops"; `npm start` does the same):
- * the benches run it so, or they would measure a process nobody runs. Both settings trade a little
+ * the benches run it so, or they would measure a process nobody runs. Each setting trades a little
  * CPU for memory, measured in bench/README.md:
  * - a young generation of 2 MB semi-spaces instead of V8's default (up to 16 MB each), whose
  *   scavenges stay short with the small live set of a request;
