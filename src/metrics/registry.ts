@@ -31,7 +31,6 @@ export class VidopsMetrics {
   readonly slackCallDuration: Histogram<'method'>;
   readonly refreshErrors: Counter<'source'>;
   readonly #backlog: Record<keyof PollerBacklog, Gauge>;
-  readonly #threadHeap: Record<keyof ThreadHeap, Gauge>;
   readonly #refreshers = new Map<string, () => Promise<void>>();
   readonly #refreshTimeoutMs: number;
 
@@ -101,20 +100,13 @@ export class VidopsMetrics {
       labelNames: ['source'],
       registers,
     });
-    const gauge = (name: string, help: string) => new Gauge({ name, help, registers });
     this.#backlog = {
-      activeWatches: gauge('vidops_poller_watches_active', 'Watches not ended, across replicas.'),
-      claimedWatches: gauge('vidops_poller_watches_claimed', 'Watches leased by a poller right now, across replicas.'),
-      dueWatches: gauge('vidops_poller_watches_due', 'Watches due for a poll and not leased.'),
-      pollLagMs: gauge('vidops_poller_lag_seconds', 'How long the most overdue watch has waited past its poll time.'),
-      outboxDepth: gauge('vidops_outbox_depth', 'Notifications waiting for delivery to Slack (neither delivered nor given up).'),
-      outboxOldestAgeMs: gauge('vidops_outbox_oldest_age_seconds', 'Age of the oldest notification waiting for delivery.'),
-    };
-    // Beside the process's own heap figures (vidops_nodejs_heap_*), which cover the main thread's heap only.
-    this.#threadHeap = {
-      usedBytes: gauge('vidops_poller_thread_heap_used_bytes', "The poller thread's V8 heap in use."),
-      totalBytes: gauge('vidops_poller_thread_heap_total_bytes', "The poller thread's V8 heap, committed."),
-      externalBytes: gauge('vidops_poller_thread_external_memory_bytes', "Memory outside the poller thread's V8 heap held by its objects (buffers)."),
+      activeWatches: this.#gauge('vidops_poller_watches_active', 'Watches not ended, across replicas.'),
+      claimedWatches: this.#gauge('vidops_poller_watches_claimed', 'Watches leased by a poller right now, across replicas.'),
+      dueWatches: this.#gauge('vidops_poller_watches_due', 'Watches due for a poll and not leased.'),
+      pollLagMs: this.#gauge('vidops_poller_lag_seconds', 'How long the most overdue watch has waited past its poll time.'),
+      outboxDepth: this.#gauge('vidops_outbox_depth', 'Notifications waiting for delivery to Slack (neither delivered nor given up).'),
+      outboxOldestAgeMs: this.#gauge('vidops_outbox_oldest_age_seconds', 'Age of the oldest notification waiting for delivery.'),
     };
   }
 
@@ -129,13 +121,26 @@ export class VidopsMetrics {
     });
   }
 
-  /** The poller thread's heap gauges read `read()` (a question to the thread) at each scrape; no answer serves the last values. */
+  /**
+   * Gauges of the poller thread's heap, beside the process's own heap figures (vidops_nodejs_heap_*),
+   * which cover the main thread's only. Registered only where a thread polls; they read `read()` (a
+   * question to the thread) at each scrape, and no answer serves the last values.
+   */
   watchPollerThreadHeap(read: () => Promise<ThreadHeap | undefined>): void {
+    const gauges: Record<keyof ThreadHeap, Gauge> = {
+      usedBytes: this.#gauge('vidops_poller_thread_heap_used_bytes', "The poller thread's V8 heap in use."),
+      totalBytes: this.#gauge('vidops_poller_thread_heap_total_bytes', "The poller thread's V8 heap, committed."),
+      externalBytes: this.#gauge('vidops_poller_thread_external_memory_bytes', "Memory outside the poller thread's V8 heap held by its objects (buffers)."),
+    };
     this.#refreshers.set('poller-thread', async () => {
       const heap = await read();
       if (heap === undefined) throw new Error('the poller thread did not answer');
-      for (const key of Object.keys(this.#threadHeap) as (keyof ThreadHeap)[]) this.#threadHeap[key].set(heap[key]);
+      for (const key of Object.keys(gauges) as (keyof ThreadHeap)[]) gauges[key].set(heap[key]);
     });
+  }
+
+  #gauge(name: string, help: string): Gauge {
+    return new Gauge({ name, help, registers: [this.registry] });
   }
 
   get contentType(): string {

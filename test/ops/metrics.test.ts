@@ -148,6 +148,8 @@ describe('GET /metrics', () => {
 describe("the poller thread's heap gauges", () => {
   it('take what the thread answers at each scrape, and keep their last values, counted as a refresh error, when it does not', async () => {
     const metrics = new VidopsMetrics();
+    // No thread polls in a process that was not told of one: no gauges at 0 bytes for a thread that is not there.
+    expect(await metrics.scrape()).not.toContain('vidops_poller_thread');
     const answers = [{ usedBytes: 30e6, totalBytes: 40e6, externalBytes: 11e6 }, undefined];
     metrics.watchPollerThreadHeap(async () => answers.shift());
     const first = await metrics.scrape();
