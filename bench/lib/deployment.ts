@@ -28,8 +28,9 @@ export function deploymentEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proc
   const launched = JSON.parse(
     execFileSync('sh', [LAUNCHER, process.execPath, '-e', `process.stdout.write(JSON.stringify(process.env))`], { env, encoding: 'utf8' }),
   ) as NodeJS.ProcessEnv;
-  const allocator = Object.fromEntries(ALLOCATOR_VARIABLES.flatMap((name) => (launched[name] === undefined ? [] : [[name, launched[name]]])));
-  return { ...env, ...allocator };
+  const withAllocator = { ...env };
+  for (const name of ALLOCATOR_VARIABLES) if (launched[name] !== undefined) withAllocator[name] = launched[name];
+  return withAllocator;
 }
 
 /** The allocator of an environment from `deploymentEnv`, for a bench's report. */
