@@ -325,6 +325,63 @@ describe('Poller.runCycle', () => {
     expect(events).toEqual(['claim 2: A1,A2', 'other work', 'claim 2: A3,B1', 'claim 1: B2']);
   });
 
+  it('gives back the leases it cannot poll a chunk at a time, with other work between chunks', async () => {
+    jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate'] });
+    const store = new MemoryWatchStore();
+    const events: string[] = [];
+    const releasing = storeWith(store, {
+      releaseWatch: async (watchId, owner) => {
+        events.push(`release ${watchId.split(':').pop()}`);
+        if (events.length === 1) setImmediate(() => events.push('other work'));
+        return store.releaseWatch(watchId, owner);
+      },
+    });
+    // The budget covers two calls: the other four SIP calls are given back unpolled.
+    const s = setup({ store: releasing, settleChunk: 2, budget: { capacity: 2, refillPerSecond: 1 } });
+    for (const session of ['S1', 'S2', 'S3', 'S4', 'S5', 'S6']) {
+      s.service.setStreams('prod', session, []);
+      await store.addWatch(
+        watchOf('sip', `CALL-${session}`, sipSnapshot(`ST-${session}`, T0), { sessionId: session, nextPollAt: T0 - Number(session.slice(1)) }),
+      );
+    }
+    expect(await s.poller.runCycle()).toMatchObject({ claimed: 6, polled: 2, deferred: 4 });
+    expect(events).toEqual(['release CALL-S4', 'release CALL-S3', 'other work', 'release CALL-S2', 'release CALL-S1']);
+    expect((await store.listWatches({ kind: 'sip' })).filter((w) => w.leaseOwner !== undefined)).toEqual([]);
+  });
+
+  it('lets other work run between the steps of a cycle of more than 500 watches, and not of a small one', async () => {
+    jest.useFakeTimers({ now: T0, doNotFake: ['setImmediate'] });
+    const cycleWith = async (watchCount: number): Promise<string[]> => {
+      const store = new MemoryWatchStore();
+      const events: string[] = [];
+      // The reads made so far, once the poller exists.
+      let readsSoFar = () => 0;
+      const observed = storeWith(store, {
+        claimDue: async (...args) => {
+          const claimed = await store.claimDue(...args);
+          events.push(`claimed ${claimed.length}`);
+          setImmediate(() => events.push(`other work after ${readsSoFar()} reads`));
+          return claimed;
+        },
+      });
+      // One claim for the whole cycle: the claim's own chunks are not the turns looked for here.
+      const s = setup({ store: observed, claim: { claimChunk: 1_000, claimLimit: 1_000, perProjectLimit: 1_000 } });
+      readsSoFar = () => s.service.calls.length;
+      for (let i = 0; i < watchCount; i++) {
+        const a = archive({ id: `A${i}`, createdAt: T0 });
+        s.service.putArchive('prod', a);
+        await store.addWatch(watchOf('archive', a.id, archiveSnapshot(a)));
+      }
+      expect(await s.poller.runCycle()).toMatchObject({ claimed: watchCount, polled: watchCount });
+      events.push(`cycle over after ${s.service.calls.length} reads`);
+      await new Promise((resolve) => setImmediate(resolve));
+      return events;
+    };
+    expect(await cycleWith(501)).toEqual(['claimed 501', 'other work after 0 reads', 'cycle over after 1 reads']);
+    // A small cycle runs its steps at once, as it always did.
+    expect(await cycleWith(3)).toEqual(['claimed 3', 'cycle over after 1 reads', 'other work after 1 reads']);
+  });
+
   it('leaves a watch leased when the store fails to save it, so it is polled again after the lease', async () => {
     const store = new MemoryWatchStore();
     let failSaves = 1;
