@@ -19,16 +19,6 @@ import {
 import { ArrayItems } from '../api/lists';
 import type { ListAndGet, ListedKind, ListedResource, PageItems, PollSource, VisitedPage } from './resources';
 import { ALL_SESSIONS, consoleStreams } from './snapshot';
-import { yieldToEventLoop } from './yield';
-
-/**
- * The most items of a page taken (matched to the watches, settled) in one turn of the event loop.
- * A piece up to this size (a page parsed a piece at a time hands over ~64 KB) is taken as it is
- * handed over; a larger one (a page scanned whole against its last answer: 1,000 items, a few
- * milliseconds of work) once the read is over, this many items a turn: on the main thread
- * (`VIDOPS_POLLER_THREAD=off`) Slack's acks would otherwise wait behind it.
- */
-const TAKE_SLICE = 250;
 
 export interface Execution {
   fetched: Fetched;
@@ -113,8 +103,10 @@ export async function executePlan(
     let finished = false;
     try {
       let handedOver = 0;
-      const take = (items: PageItems<ListedResource>, from: number, to: number): void => {
-        for (let i = from; i < to; i++) {
+      // Each piece of a page as it is parsed: a page's items do not all live at once.
+      const take = (items: PageItems<ListedResource>): void => {
+        handedOver += items.length;
+        for (let i = 0; i < items.length; i++) {
           const id = items.id(i);
           const seen = wanted.get(id);
           if (!settle(scan.kind, items, i) && seen !== undefined) read.set(id, items.item(i));
@@ -126,40 +118,12 @@ export async function executePlan(
           if (scan.collect) collected.push(items.item(i));
         }
       };
-      // Pieces of the page being read that wait for the read to be over (see TAKE_SLICE).
-      const pieces: PageItems<ListedResource>[] = [];
-      const collect = (items: PageItems<ListedResource>): void => {
-        handedOver += items.length;
-        if (items.length <= TAKE_SLICE && pieces.length === 0) take(items, 0, items.length);
-        else pieces.push(items);
-      };
-      const takePieces = async (): Promise<void> => {
-        let sinceTurn = 0;
-        for (const items of pieces) {
-          for (let from = 0; from < items.length; from += TAKE_SLICE) {
-            if (sinceTurn >= TAKE_SLICE) {
-              await yieldToEventLoop();
-              sinceTurn = 0;
-            }
-            const to = Math.min(items.length, from + TAKE_SLICE);
-            take(items, from, to);
-            sinceTurn += to - from;
-          }
-        }
-        pieces.length = 0;
-      };
       for (;;) {
         handedOver = 0;
-        let page: VisitedPage<ListedResource>;
-        try {
-          page = await call(
-            () => readPage(scan.kind, offset, scan.pageSize, scan.sessionId, collect),
-            () => handedOver === 0,
-          );
-        } finally {
-          // What a read that failed midway handed over is taken all the same.
-          await takePieces();
-        }
+        const page = await call(
+          () => readPage(scan.kind, offset, scan.pageSize, scan.sessionId, take),
+          () => handedOver === 0,
+        );
         if (pages === 0) startedScans.push(scan);
         pages += 1;
         offset += page.length;
