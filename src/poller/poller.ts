@@ -167,7 +167,7 @@ const APPLY_CHUNK = 500;
  * leases' passes, planning, each project's reads, the holds' end). On the main thread
  * (`VIDOPS_POLLER_THREAD=off`, local mode, an in-memory store) a SQLite store answers at once, so
  * without a turn between them the steps ran as one task: at 10,000 watches the soak's acks waited
- * behind it (p99 1.97× the bare Bolt app's, 1.69× with the turns).
+ * behind it (p99 2.05–2.15× the bare Bolt app's; 1.40–1.47× with the turns, bench/README.md).
  */
 const STEP_YIELD_ABOVE = APPLY_CHUNK;
 
@@ -298,10 +298,10 @@ export class Poller {
     // cursor left behind meanwhile reads back more, or answers incomplete, next time).
     if (this.#options.holdMs > 0 && (this.#kept.size > 0 || this.#leaseCursor === undefined)) await this.#readLeaseChanges(now);
     const excludeProjects = [...new Set([...this.#backoff.resting(now), ...this.#budgets.exhausted()])];
+    await this.#betweenSteps(this.#kept.size);
     // Claims first: kept watches due beyond the cycle's limits are still polled by the pages read
     // for their project (#quietReads), watches claimed after them were read again a cycle later.
     // Not so for a project its budget holds back: its kept watches due keep their place.
-    await this.#betweenSteps(this.#kept.size);
     const claimed = await this.#claim(owner, now, excludeProjects, this.#keptDueOfLimitedProjects(now));
     await this.#betweenSteps(claimed.length + this.#kept.size);
     const leases = new Map<string, Lease>();
