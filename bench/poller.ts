@@ -49,7 +49,7 @@ import { ANNOUNCED_WITHIN_MS } from '../src/poller/replicas';
 import { storeTracker } from '../src/poller/track';
 import { createStore } from '../src/store';
 import { compileForBench } from './lib/compile';
-import { DEPLOYMENT_NODE_FLAGS, allocatorOf, deploymentEnv } from './lib/deployment';
+import { allocatorOf, deploymentEnv, deploymentNodeFlags } from './lib/deployment';
 import { LoopDelay } from './lib/loop-delay';
 import { type Handlers, Peer, serve } from './lib/peer';
 import { mulberry32, percentile } from './lib/stats';
@@ -572,7 +572,7 @@ async function main(argv: string[]): Promise<void> {
       `  change → Slack post: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} over ${latencies.length} notifications (${missing} missing); target p99 ≤ ${ms(settings.schedule.fastMs + 1_000)}`,
       `    of which change → noticed (the poll that wrote it): p50 ${ms(percentile(noticed, 50))}, p99 ${ms(percentile(noticed, 99))}, max ${ms(Math.max(...noticed))}; noticed → posted (Slack's one message a second per channel, which the deliverer keeps to): p50 ${ms(percentile(paced, 50))}, p99 ${ms(percentile(paced, 99))}, max ${ms(Math.max(...paced))}`,
       '',
-      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, heap limit ${HEAP_LIMIT_MB} MB, ${DEPLOYMENT_NODE_FLAGS.join(' ')}, ${allocatorOf(process.env)}, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(typical.naive / typical.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
+      `Peak RSS ${mb(Math.max(rssPeak, resource.maxRSS * 1024))}, during ${peakPhase} (target < 200 MB; compiled JavaScript, ${APP_NODE_FLAGS.join(' ')}, ${allocatorOf(process.env)}, live heap after the run ${mb(liveHeap)}); run took ${ms(Date.now() - startedAt)}; warm full cycle ${(typical.naive / typical.requests).toFixed(0)}× fewer calls than naive (target ≥ 50×)`,
     ];
     lines.push(missed.length === 0 ? 'All aims met.' : `Missed: ${missed.join('; ')}`);
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -625,8 +625,8 @@ const MIN_MEASURED_SWEEPS = 5;
 /** Simulated time the measured sweeps span at least: the poller's lease (60 s), in which every kept watch's hold ends once. */
 const HOLD_SPAN_MS = 60_000;
 
-/** The app side's heap limit (see bench/lib/compile.ts for why it runs compiled and capped). */
-const HEAP_LIMIT_MB = 128;
+/** The app side's node flags: the deployment's, its heap capped at 128 MB (see bench/lib/compile.ts for why it runs compiled and capped). */
+const APP_NODE_FLAGS = deploymentNodeFlags(128);
 
 const roleIndex = process.argv.indexOf('--role');
 if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
@@ -637,7 +637,7 @@ if (roleIndex !== -1 && process.argv[roleIndex + 1] === 'env') {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // As a deployment launches the app (README, "Deployment").
   const app = fork(compiled, process.argv.slice(2), {
-    execArgv: [...DEPLOYMENT_NODE_FLAGS, `--max-old-space-size=${HEAP_LIMIT_MB}`, ...profile],
+    execArgv: [...APP_NODE_FLAGS, ...profile],
     env: deploymentEnv(),
     stdio: 'inherit',
   });

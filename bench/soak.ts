@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { compileForBench } from './lib/compile';
-import { DEPLOYMENT_NODE_FLAGS, allocatorOf, deploymentEnv } from './lib/deployment';
+import { allocatorOf, deploymentEnv, deploymentNodeFlags } from './lib/deployment';
 import { Peer } from './lib/peer';
 import { mulberry32 } from './lib/stats';
 import type { LedgerTotals, LedgerWindow } from './soak/ledger';
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   const start = (file: string, args: string[], execArgv: string[], stdio: 'inherit' | number): Peer =>
     new Peer(fork(file, args, { execArgv, env: launchEnv, stdio: ['ignore', stdio, stdio, 'ipc'] }));
   // vidops and the floor both as a deployment launches the app (README, "Deployment").
-  const appFlags = [...DEPLOYMENT_NODE_FLAGS, ...(o.heapMb === undefined ? [] : [`--max-old-space-size=${o.heapMb}`]), ...o.nodeFlags];
+  const appFlags = [...deploymentNodeFlags(o.heapMb), ...o.nodeFlags];
   const profile = process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(scratch, 'prof')}`] : [];
   const environment = start(join(__dirname, 'soak', 'environment.ts'), [], ['--import', 'tsx'], 'inherit');
   const vidops = start(compiled, ['--role', 'vidops'], [...appFlags, ...profile], logFd);

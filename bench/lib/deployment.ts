@@ -15,6 +15,14 @@ import { join } from 'node:path';
 
 export const DEPLOYMENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--max-old-space-size=256'];
 
+const HEAP_CAP = '--max-old-space-size=';
+
+/** The deployment's node flags, with a bench's own heap cap (`heapMb`) in place of the deployment's when given. */
+export function deploymentNodeFlags(heapMb?: number): string[] {
+  if (heapMb === undefined) return [...DEPLOYMENT_NODE_FLAGS];
+  return DEPLOYMENT_NODE_FLAGS.map((flag) => (flag.startsWith(HEAP_CAP) ? `${HEAP_CAP}${heapMb}` : flag));
+}
+
 /** The launcher a deployment runs node through: it sets the allocator's variables. */
 export const LAUNCHER = join(__dirname, '..', '..', 'bin', 'launch');
 

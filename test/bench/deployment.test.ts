@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEPLOYMENT_NODE_FLAGS, LAUNCHER, allocatorOf, deploymentEnv } from '../../bench/lib/deployment';
+import { DEPLOYMENT_NODE_FLAGS, LAUNCHER, allocatorOf, deploymentEnv, deploymentNodeFlags } from '../../bench/lib/deployment';
 
 const root = join(__dirname, '..', '..');
 const launch = `bin/launch node ${DEPLOYMENT_NODE_FLAGS.join(' ')} dist/main.js`;
@@ -34,6 +34,11 @@ describe('the deployment launch the benches measure', () => {
     const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
     expect(start).toMatch(/^sh bin\/launch tsx /);
     expect(start).toContain(DEPLOYMENT_NODE_FLAGS.join(' '));
+  });
+
+  it("takes a bench's own heap cap in place of the deployment's, never beside it", () => {
+    expect(deploymentNodeFlags()).toEqual(['--max-semi-space-size=2', '--max-old-space-size=256']);
+    expect(deploymentNodeFlags(128)).toEqual(['--max-semi-space-size=2', '--max-old-space-size=128']);
   });
 
   it('is what the README tells a deployment to run', () => {
