@@ -22,6 +22,7 @@ import { refuseBadShapes } from './slack/shape-middleware';
 import { InFlight } from './slack/in-flight';
 import { instrumentRequests } from './slack/instrument';
 import { routeById } from './slack/router';
+import { slackTransport } from './slack/transport';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -101,7 +102,7 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   const clientOptions: webApi.WebClientOptions = {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
-    ...(options.metrics ? { fetch: instrumentedFetch(options.metrics) } : {}),
+    fetch: options.metrics ? instrumentedFetch(options.metrics) : slackTransport(),
   };
   const socketMode = options.appToken !== undefined;
   if (!socketMode && !options.signingSecret) {

@@ -1,9 +1,10 @@
 /**
  * Slack Web API calls counted, timed and their 429s noticed: a `fetch` for WebClient's `fetch`
- * option (Bolt passes it through `clientOptions`), wrapping the real one. Every HTTP attempt,
+ * option (Bolt passes it through `clientOptions`), wrapping the transport (`src/slack/transport.ts`). Every HTTP attempt,
  * retries included, goes through it. The poller's thread observes its calls the same way and
  * hands them to the main thread, which counts them (src/poller/thread.ts).
  */
+import { slackTransport } from '../slack/transport';
 import type { VidopsMetrics } from './registry';
 
 /** One HTTP attempt to the Slack Web API. */
@@ -21,7 +22,7 @@ export function slackMethodOf(url: string): string {
 }
 
 /** `base`, with every attempt reported to `onCall` once it is answered or failed. */
-export function observedFetch(onCall: (call: SlackCall) => void, base: typeof fetch = globalThis.fetch): typeof fetch {
+export function observedFetch(onCall: (call: SlackCall) => void, base: typeof fetch = slackTransport()): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = slackMethodOf(url);
@@ -46,6 +47,6 @@ export function slackCallMetrics(metrics: VidopsMetrics): (call: SlackCall) => v
   };
 }
 
-export function instrumentedFetch(metrics: VidopsMetrics, base: typeof fetch = globalThis.fetch): typeof fetch {
+export function instrumentedFetch(metrics: VidopsMetrics, base?: typeof fetch): typeof fetch {
   return observedFetch(slackCallMetrics(metrics), base);
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../log';
 import { toBoltLogger } from '../log';
 import { type PostContext, type SlackPoster, findNotification, notificationMetadata } from './delivery';
 import type { SlackBlocks } from './watch';
+import { slackTransport } from '../slack/transport';
 
 export interface PosterClientOptions {
   botToken: string;
@@ -18,7 +19,7 @@ export interface PosterClientOptions {
   logger: Logger;
   /** Per-call limit; must stay under the deliverer's `postTimeoutMs` (15 s). */
   timeoutMs?: number;
-  /** The fetch WebClient uses (the runtime passes one that feeds the metrics). */
+  /** The fetch WebClient uses (the runtime passes one that feeds the metrics); Slack's transport when not given. */
   fetch?: typeof fetch;
 }
 
@@ -26,7 +27,7 @@ export interface PosterClientOptions {
 export function posterClient(options: PosterClientOptions): WebClient {
   return new WebClient(options.botToken, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? slackTransport(),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     timeout: options.timeoutMs ?? 10_000,
