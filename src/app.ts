@@ -22,7 +22,7 @@ import { refuseBadShapes } from './slack/shape-middleware';
 import { InFlight } from './slack/in-flight';
 import { instrumentRequests } from './slack/instrument';
 import { routeById } from './slack/router';
-import { slackTransport } from './slack/transport';
+import { threadSlackTransport } from './slack/transport';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -102,7 +102,7 @@ export function createApp(services: Services, options: SlackAppOptions): App {
   const clientOptions: webApi.WebClientOptions = {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
-    fetch: options.metrics ? instrumentedFetch(options.metrics) : slackTransport(),
+    fetch: options.metrics ? instrumentedFetch(options.metrics) : threadSlackTransport(),
   };
   const socketMode = options.appToken !== undefined;
   if (!socketMode && !options.signingSecret) {

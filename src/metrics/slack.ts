@@ -4,7 +4,7 @@
  * retries included, goes through it. The poller's thread observes its calls the same way and
  * hands them to the main thread, which counts them (src/poller/thread.ts).
  */
-import { slackTransport } from '../slack/transport';
+import { threadSlackTransport } from '../slack/transport';
 import type { VidopsMetrics } from './registry';
 
 /** One HTTP attempt to the Slack Web API. */
@@ -22,7 +22,7 @@ export function slackMethodOf(url: string): string {
 }
 
 /** `base`, with every attempt reported to `onCall` once it is answered or failed. */
-export function observedFetch(onCall: (call: SlackCall) => void, base: typeof fetch = slackTransport()): typeof fetch {
+export function observedFetch(onCall: (call: SlackCall) => void, base: typeof fetch = threadSlackTransport()): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = slackMethodOf(url);

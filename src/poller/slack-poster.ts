@@ -10,7 +10,7 @@ import type { Logger } from '../log';
 import { toBoltLogger } from '../log';
 import { type PostContext, type SlackPoster, findNotification, notificationMetadata } from './delivery';
 import type { SlackBlocks } from './watch';
-import { slackTransport } from '../slack/transport';
+import { threadSlackTransport } from '../slack/transport';
 
 export interface PosterClientOptions {
   botToken: string;
@@ -27,7 +27,7 @@ export interface PosterClientOptions {
 export function posterClient(options: PosterClientOptions): WebClient {
   return new WebClient(options.botToken, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    fetch: options.fetch ?? slackTransport(),
+    fetch: options.fetch ?? threadSlackTransport(),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     timeout: options.timeoutMs ?? 10_000,

@@ -93,10 +93,10 @@ function isPlainBody(body: FetchInit['body']): body is string | Uint8Array | nul
 }
 
 /**
- * A `fetch` for Slack's calls on its own connection pool (`dispatcher`; one per thread when not
- * given). `fallback` serves what it does not take (the platform's fetch).
+ * A `fetch` for Slack's calls on the connection pool `dispatcher`. `fallback` serves what it does
+ * not take (the platform's fetch).
  */
-export function slackTransport(dispatcher: Agent = new Agent(), fallback: typeof fetch = globalThis.fetch): typeof fetch {
+export function slackTransport(dispatcher: Agent, fallback: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init = {}) => {
     if (typeof input !== 'string' && !(input instanceof URL)) return fallback(input, init);
     const { method = 'GET', headers, body, redirect = 'follow', signal } = init;
@@ -125,4 +125,11 @@ export function slackTransport(dispatcher: Agent = new Agent(), fallback: typeof
     }
     return new SlackResponse(status, received, bytes, url.href) as unknown as Response;
   };
+}
+
+let threadTransport: typeof fetch | undefined;
+
+/** This thread's transport: one connection pool for every Slack call made from it. */
+export function threadSlackTransport(): typeof fetch {
+  return (threadTransport ??= slackTransport(new Agent()));
 }

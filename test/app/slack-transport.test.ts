@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { Agent } from '../../src/api/undici';
-import { slackTransport } from '../../src/slack/transport';
+import { slackTransport, threadSlackTransport } from '../../src/slack/transport';
 
 interface Received {
   method: string;
@@ -72,6 +72,10 @@ describe('slackTransport', () => {
     } finally {
       await slack.close();
     }
+  });
+
+  it('is one transport, so one connection pool, for every Slack call of a thread', () => {
+    expect(threadSlackTransport()).toBe(threadSlackTransport());
   });
 
   it('serves WebClient end to end: results, an HTTP error with its body, a 429 rejected with its wait', async () => {
