@@ -19,7 +19,7 @@ export interface PosterClientOptions {
   logger: Logger;
   /** Per-call limit; must stay under the deliverer's `postTimeoutMs` (15 s). */
   timeoutMs?: number;
-  /** The fetch WebClient uses (the runtime passes one that feeds the metrics); Slack's transport when not given. */
+  /** The fetch WebClient uses (the runtime passes one that feeds the metrics); default the thread's Slack transport. */
   fetch?: typeof fetch;
 }
 
