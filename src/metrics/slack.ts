@@ -47,6 +47,6 @@ export function slackCallMetrics(metrics: VidopsMetrics): (call: SlackCall) => v
   };
 }
 
-export function instrumentedFetch(metrics: VidopsMetrics, base?: typeof fetch): typeof fetch {
-  return observedFetch(slackCallMetrics(metrics), base);
+export function instrumentedFetch(metrics: VidopsMetrics): typeof fetch {
+  return observedFetch(slackCallMetrics(metrics));
 }

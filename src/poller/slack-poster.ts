@@ -8,9 +8,9 @@
 import { WebClient } from '@slack/web-api';
 import type { Logger } from '../log';
 import { toBoltLogger } from '../log';
+import { threadSlackTransport } from '../slack/transport';
 import { type PostContext, type SlackPoster, findNotification, notificationMetadata } from './delivery';
 import type { SlackBlocks } from './watch';
-import { threadSlackTransport } from '../slack/transport';
 
 export interface PosterClientOptions {
   botToken: string;

@@ -22,8 +22,6 @@ import { Agent, type Dispatcher } from '../api/undici';
 class SlackResponse {
   readonly ok: boolean;
   readonly statusText = '';
-  readonly redirected = false;
-  readonly type = 'basic';
   readonly headers: Headers;
   #bytes: Buffer;
 
