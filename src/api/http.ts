@@ -79,7 +79,13 @@ export interface TransportConfig {
 // client in the process so keep-alive connections are reused across VideoClient instances.
 
 const pools = new Map<string, Pool>();
-const MAX_CONNECTIONS_PER_ORIGIN = 64;
+/**
+ * Calls beyond this many wait in the pool for a socket, and that wait counts against the
+ * request's patience bound (20 s, interaction/still-waiting.ts). With 64, a burst of 2,000
+ * `/mute`s (two calls each) against an 800 ms service queued for 25 s and 464 of 1,000 gave up
+ * without muting anyone in time (bench:ack); 256 drains 2,000 within 14 s.
+ */
+export const MAX_CONNECTIONS_PER_ORIGIN = 256;
 const KEEP_ALIVE_MS = 10_000;
 
 export function sharedPool(origin: string, connectTimeoutMs: number): Pool {

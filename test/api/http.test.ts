@@ -1,5 +1,5 @@
 import { type AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
+import { type ServerResponse, createServer } from 'node:http';
 import { decodeJwt, jwtVerify } from 'jose';
 import {
   RETRY_FAST,
@@ -13,7 +13,7 @@ import {
   VideoTimeoutError,
   closeSharedPools,
 } from '../../src/api';
-import { projectPath, sharedPool } from '../../src/api/http';
+import { MAX_CONNECTIONS_PER_ORIGIN, projectPath, sharedPool } from '../../src/api/http';
 import { type FakeService, type Handler, freePort, startFakeService } from './support/fake-service';
 
 const API_KEY = '46123456';
@@ -427,6 +427,39 @@ describe('pooling and paging', () => {
     // undici may open a second socket while the first is being released; never one per call.
     expect(service.connections).toBeLessThanOrEqual(2);
     expect(sharedPool(new URL(service.baseUrl).origin, 5_000)).toBe(sharedPool(`${service.baseUrl}`, 5_000));
+  });
+
+  test(`a burst beyond the pool's ${MAX_CONNECTIONS_PER_ORIGIN} sockets: that many calls in flight at once, the rest on the same sockets`, async () => {
+    const held: ServerResponse[] = [];
+    let opened = 0;
+    let releaseAll = false;
+    let full: () => void = () => undefined;
+    const filled = new Promise<void>((resolve) => (full = resolve));
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (releaseAll) return void res.end(JSON.stringify(ARCHIVE));
+        held.push(res);
+        if (held.length === MAX_CONNECTIONS_PER_ORIGIN) full();
+      });
+    });
+    server.on('connection', () => opened++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { client } = clientFor({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      const burst = MAX_CONNECTIONS_PER_ORIGIN + 44;
+      const calls = Array.from({ length: burst }, () => client.archives.get('A1'));
+      await filled;
+      releaseAll = true;
+      for (const res of held) res.end(JSON.stringify(ARCHIVE));
+      const answers = await Promise.all(calls);
+      expect(answers.map((a) => a.id)).toEqual(Array(burst).fill('A1'));
+      expect(opened).toBe(MAX_CONNECTIONS_PER_ORIGIN);
+    } finally {
+      await closeSharedPools();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   test('listAll pages with offset/count until the end', async () => {
