@@ -81,9 +81,9 @@ export interface TransportConfig {
 const pools = new Map<string, Pool>();
 /**
  * Calls beyond this many wait in the pool for a socket, and that wait counts against the
- * request's patience bound (20 s, interaction/still-waiting.ts). With 64, a burst of 2,000
- * `/mute`s (two calls each) against an 800 ms service queued for 25 s and 464 of 1,000 gave up
- * without muting anyone in time (bench:ack); 256 drains 2,000 within 14 s.
+ * request's patience bound (20 s, interaction/still-waiting.ts). With 64, a burst of 1,000
+ * `/mute`s (two calls each) against an 800 ms service queued for 25 s: 464 passed the bound,
+ * muted late with their notices dropped (bench:ack). With 256, a burst of 2,000 drains in 14 s.
  */
 export const MAX_CONNECTIONS_PER_ORIGIN = 256;
 const KEEP_ALIVE_MS = 10_000;
