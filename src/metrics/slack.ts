@@ -1,8 +1,8 @@
 /**
  * Slack Web API calls counted, timed and their 429s noticed: a `fetch` for WebClient's `fetch`
  * option (Bolt passes it through `clientOptions`), wrapping the transport (src/slack/transport.ts).
- * Every HTTP attempt, retries included, goes through it. The poller's thread observes its calls the same way and
- * hands them to the main thread, which counts them (src/poller/thread.ts).
+ * Every HTTP attempt, retries included, goes through it. The poller's thread observes its calls
+ * the same way and hands them to the main thread, which counts them (src/poller/thread.ts).
  */
 import { threadSlackTransport } from '../slack/transport';
 import type { VidopsMetrics } from './registry';
