@@ -1,7 +1,5 @@
 /** Rounding and number formatting for usage figures, in one place so every view agrees. */
-
-const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+import { formatNumber } from '../views/format';
 
 /** Minutes are reported as whole minutes, half up. */
 export const roundMinutes = (minutes: number): number => Math.round(minutes);
@@ -9,7 +7,7 @@ export const roundMinutes = (minutes: number): number => Math.round(minutes);
 /** "12,345 min"; "<1 min" for a sliver, so a non-zero day never reads as zero. */
 export function formatMinutes(minutes: number): string {
   if (minutes > 0 && minutes < 0.5) return '<1 min';
-  return `${whole.format(roundMinutes(minutes))} min`;
+  return `${formatNumber(roundMinutes(minutes))} min`;
 }
 
 /** "950", "1.2k", "12k", "3.4M": for axes, bar labels and tight spaces. */
@@ -17,13 +15,13 @@ export function formatCompact(value: number): string {
   const abs = Math.abs(value);
   const sign = value < 0 ? '-' : '';
   const scaled = (n: number, suffix: string) => {
-    const text = n >= 100 ? whole.format(n) : oneDecimal.format(n);
+    const text = formatNumber(n, n >= 100 ? 0 : 1);
     return `${sign}${text}${suffix}`;
   };
   if (abs >= 999_950_000) return scaled(abs / 1e9, 'B');
   if (abs >= 999_950) return scaled(abs / 1e6, 'M');
   if (abs >= 999.5) return scaled(abs / 1e3, 'k');
-  return `${sign}${whole.format(abs)}`;
+  return `${sign}${formatNumber(abs)}`;
 }
 
 /** A share 0..1 → "42%", "<1%" for a sliver. */
@@ -61,8 +59,7 @@ export function formatChange(c: Change): string {
     case 'up':
     case 'down': {
       const digits = c.pct >= 10 ? 0 : 1;
-      const text = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(c.pct);
-      return `${c.kind === 'up' ? '+' : '−'}${text}%`;
+      return `${c.kind === 'up' ? '+' : '−'}${formatNumber(c.pct, digits)}%`;
     }
   }
 }

@@ -4,7 +4,6 @@
  * Ranges are half-open in epoch ms: [start, end), where `end` is the next day's 00:00 PT, so a
  * week that contains a 25-hour or 23-hour day still spans exactly seven calendar days.
  */
-import { tz, TZDate } from '@date-fns/tz';
 // One module per function: the package index loads all ~300 of them.
 import { addDays } from 'date-fns/addDays';
 import { addMonths } from 'date-fns/addMonths';
@@ -14,9 +13,9 @@ import { format } from 'date-fns/format';
 import { getDaysInMonth } from 'date-fns/getDaysInMonth';
 import { startOfMonth } from 'date-fns/startOfMonth';
 import { startOfWeek } from 'date-fns/startOfWeek';
+import { pacificMidnightOf, pacificOffsetMs } from './pacific';
 
 export const PACIFIC_TZ = 'America/Los_Angeles';
-const inPacific = tz(PACIFIC_TZ);
 
 /** A Pacific calendar date, `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -74,33 +73,37 @@ export const RANGE_FORMATS = [
   'YYYY-MM-DD',
 ] as const;
 
-// ---- calendar helpers (all in Pacific time) ----
+// ---- calendar helpers ----
+// A date is a day of the calendar, whatever the zone: date-fns works on it as the host's local
+// midnight of that day, its own model. Only the two crossings between instants and dates
+// (`pacificDate`, `pacificMidnight`) need the Pacific clock.
 
-function parseIso(date: IsoDate): TZDate | null {
+/** The host's local midnight of a valid `YYYY-MM-DD`, or null. */
+function parseIso(date: IsoDate): Date | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1 || d > getDaysInMonth(new Date(y, mo - 1, 1))) return null;
-  return new TZDate(y, mo - 1, d, PACIFIC_TZ);
+  return new Date(y, mo - 1, d);
 }
 
-function day(date: IsoDate): TZDate {
+function day(date: IsoDate): Date {
   const parsed = parseIso(date);
   if (!parsed) throw new RangeError(`not a date: ${date}`);
   return parsed;
 }
 
-const iso = (d: Date): IsoDate => format(d, 'yyyy-MM-dd', { in: inPacific });
+const iso = (d: Date): IsoDate => format(d, 'yyyy-MM-dd');
 
 /** The Pacific calendar date at an instant. */
-export const pacificDate = (epochMs: number): IsoDate => iso(new TZDate(epochMs, PACIFIC_TZ));
+export const pacificDate = (epochMs: number): IsoDate => new Date(epochMs + pacificOffsetMs(epochMs)).toISOString().slice(0, 10);
 
 /** 00:00 America/Los_Angeles of a date, epoch ms (DST-correct). */
-export const pacificMidnight = (date: IsoDate): number => day(date).getTime();
+export const pacificMidnight = (date: IsoDate): number => pacificMidnightOf(Date.parse(`${iso(day(date))}T00:00:00Z`));
 
-export const shiftDate = (date: IsoDate, days: number): IsoDate => iso(addDays(day(date), days, { in: inPacific }));
+export const shiftDate = (date: IsoDate, days: number): IsoDate => iso(addDays(day(date), days));
 
-export const daysBetween = (from: IsoDate, to: IsoDate): number => differenceInCalendarDays(day(to), day(from), { in: inPacific });
+export const daysBetween = (from: IsoDate, to: IsoDate): number => differenceInCalendarDays(day(to), day(from));
 
 /** Every date of a range, in order. */
 export function eachDay(range: Pick<DateRange, 'firstDay' | 'days'>): IsoDate[] {
@@ -108,9 +111,9 @@ export function eachDay(range: Pick<DateRange, 'firstDay' | 'days'>): IsoDate[] 
 }
 
 /** "Mon 26 Oct" */
-export const shortDay = (date: IsoDate): string => format(day(date), 'EEE d MMM', { in: inPacific });
+export const shortDay = (date: IsoDate): string => format(day(date), 'EEE d MMM');
 /** "Mon 26 Oct 2026" */
-export const longDay = (date: IsoDate): string => format(day(date), 'EEE d MMM yyyy', { in: inPacific });
+export const longDay = (date: IsoDate): string => format(day(date), 'EEE d MMM yyyy');
 
 /** "Mon 26 Oct – Sun 1 Nov 2026", or one day. */
 export function describeRange(range: Pick<DateRange, 'firstDay' | 'lastDay'>): string {
@@ -131,11 +134,11 @@ export function makeRange(firstDay: IsoDate, lastDay: IsoDate, kind: RangeKind, 
   };
 }
 
-const mondayOf = (date: IsoDate): IsoDate => iso(startOfWeek(day(date), { weekStartsOn: 1, in: inPacific }));
-const firstOfMonth = (date: IsoDate): IsoDate => iso(startOfMonth(day(date), { in: inPacific }));
-const lastOfMonth = (date: IsoDate): IsoDate => iso(endOfMonth(day(date), { in: inPacific }));
-const addMonthsIso = (date: IsoDate, n: number): IsoDate => iso(addMonths(day(date), n, { in: inPacific }));
-const monthName = (date: IsoDate): string => format(day(date), 'MMMM yyyy', { in: inPacific });
+const mondayOf = (date: IsoDate): IsoDate => iso(startOfWeek(day(date), { weekStartsOn: 1 }));
+const firstOfMonth = (date: IsoDate): IsoDate => iso(startOfMonth(day(date)));
+const lastOfMonth = (date: IsoDate): IsoDate => iso(endOfMonth(day(date)));
+const addMonthsIso = (date: IsoDate, n: number): IsoDate => iso(addMonths(day(date), n));
+const monthName = (date: IsoDate): string => format(day(date), 'MMMM yyyy');
 
 /** Oldest day the dataset still holds, on the day `now` falls on. */
 export function retentionFloor(now: number, dataset: Dataset = 'aggregates'): IsoDate {

@@ -5,7 +5,9 @@
  * format.ts rounds them for display.
  */
 import type { GroupBy, Metric, ParticipantBucket, ParticipantMinutes, SessionSummary } from '../api/insights';
+import { formatNumber } from '../views/format';
 import { change, type Change } from './format';
+import { REGION_NAMES } from './region-names';
 import { eachDay, pacificDate, pacificMidnight, shiftDate, shortDay, describeRange, type DateRange, type IsoDate } from './ranges';
 import { addBuckets, bestPartition, bucketLabel, emptyBuckets, sumBuckets } from './tiers';
 
@@ -233,7 +235,7 @@ function ranked<R extends ShareRow>(rows: R[], limit: number, fold: (rest: R[]) 
   const all = rows.reduce((s, r) => s + r.minutes, 0);
   const sorted = rows
     .filter((r) => r.minutes > 0)
-    .sort((a, b) => b.minutes - a.minutes || a.label.localeCompare(b.label))
+    .sort((a, b) => b.minutes - a.minutes || byText(a.label, b.label))
     .map((r) => ({ ...r, share: all > 0 ? r.minutes / all : 0 }));
   if (sorted.length <= limit) return sorted;
   const rest = sorted.slice(limit - 1);
@@ -297,11 +299,11 @@ function topSessions(input: SessionsInput, range: DateRange, limit: number): Top
       totalConnections: meetings.reduce((n, m) => n + m.totalConnections, 0),
     };
   });
-  rows.sort((a, b) => b.participantMinutes - a.participantMinutes || a.sessionId.localeCompare(b.sessionId));
+  rows.sort((a, b) => b.participantMinutes - a.participantMinutes || byText(a.sessionId, b.sessionId));
   const partial = input.coverage.firstDay !== range.firstDay || input.coverage.lastDay !== range.lastDay;
   const notes = [
     partial ? `Sessions cover ${describeRange(input.coverage)} only: Insights keeps per-session data for 21 days.` : null,
-    input.truncated ? `Ranked from the first ${rows.length.toLocaleString('en-US')} sessions only.` : null,
+    input.truncated ? `Ranked from the first ${formatNumber(rows.length)} sessions only.` : null,
   ].filter((n): n is string => n !== null);
   return { status: 'ok', rows: rows.slice(0, limit), sessionCount: rows.length, note: notes.length ? notes.join(' ') : null };
 }
@@ -330,7 +332,6 @@ const SDK_LABELS: Readonly<Record<string, string>> = {
   REACT_NATIVE: 'React Native',
 };
 const BROWSER_LABELS: Readonly<Record<string, string>> = { IE: 'Internet Explorer' };
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /** A person's name for an SDK type, country or browser value. */
 export function dimensionLabel(by: BreakdownBy, key: string): string {
@@ -339,19 +340,17 @@ export function dimensionLabel(by: BreakdownBy, key: string): string {
   if (by === 'sdk' && SDK_LABELS[upper]) return SDK_LABELS[upper];
   if (by === 'browser' && BROWSER_LABELS[upper]) return BROWSER_LABELS[upper];
   if (by === 'country' && /^[A-Z]{2}$/.test(upper)) {
-    const name = safeRegionName(upper);
-    return name && name !== upper ? `${name} (${upper})` : upper;
+    const name = REGION_NAMES[upper];
+    return name ? `${name} (${upper})` : upper;
   }
   return titleCase(key);
 }
 
-function safeRegionName(code: string): string | undefined {
-  try {
-    return regionNames.of(code);
-  } catch {
-    return undefined;
-  }
-}
+/** Ties in the order people read, without ICU's collator (whose first use maps its data into the process for good). */
+const byText = (a: string, b: string): number => {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+};
 
 const titleCase = (s: string) =>
   s

@@ -4,6 +4,7 @@
  */
 import type { Meeting, Session, StreamEndpoint } from '../api/insights';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
+import { formatNumber } from './format';
 import { describeRange, formatMinutes, type DateRange, type TopSessions } from '../usage';
 import { type KnownBlock, type SlackMessage, LIMITS, context, header, section } from './blocks';
 import { fetchedLine, type ReportContext } from './usage-report';
@@ -25,7 +26,7 @@ export function topSessionsMessage(top: Extract<TopSessions, { status: 'ok' }>, 
     );
     blocks.push(section(lines.join('\n')));
   }
-  const count = top.sessionCount === 1 ? '1 session' : `${top.sessionCount.toLocaleString('en-US')} sessions`;
+  const count = top.sessionCount === 1 ? '1 session' : `${formatNumber(top.sessionCount)} sessions`;
   const notes = [`${count} had a meeting in this range.`, ...(top.note ? [escapeMrkdwn(top.note)] : []), LATENCY_NOTE, fetchedLine(ctx)];
   blocks.push(context(notes.join(' ')));
   blocks.push(

@@ -1,6 +1,7 @@
 import { type Dispatcher, Pool } from '../undici';
 import type { DocumentNode } from 'graphql';
 import { z } from 'zod';
+import { groupDigits } from '../validate';
 import { signInsightsToken } from './auth';
 import { systemClock, type Clock } from './clock';
 import { fromGraphqlErrors, fromHttpStatus, InsightsError, type GraphqlErrorInfo } from './errors';
@@ -116,10 +117,9 @@ export class InsightsClient {
   async query<S extends z.ZodType>(document: DocumentNode, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
     const nodes = estimateNodes(document);
     if (nodes > NODE_BUDGET) {
-      throw new InsightsError(
-        `This query could return ${nodes.toLocaleString('en-US')} items; Insights allows ${NODE_BUDGET.toLocaleString('en-US')}. Ask for smaller pages.`,
-        { code: 'QUERY_TOO_LARGE' },
-      );
+      throw new InsightsError(`This query could return ${groupDigits(nodes)} items; Insights allows ${groupDigits(NODE_BUDGET)}. Ask for smaller pages.`, {
+        code: 'QUERY_TOO_LARGE',
+      });
     }
     const body = JSON.stringify({ query: printQuery(document) });
     const policy = { ...this.retry, maxRetries: options.maxRetries ?? this.retry.maxRetries };

@@ -1,6 +1,7 @@
 /** `project { sessionData { sessions(sessionIds) } }` (Advanced Insights): meetings, publishers,
  * subscribers and their 30-second stream statistics. */
 import { z } from 'zod';
+import { groupDigits } from '../validate';
 import { invalid, pageSize, projectField } from './common';
 import { estimateNodes, field, NODE_BUDGET, queryDocument } from './gql';
 import { amount, connection, nullableString, timestamp } from './schemas';
@@ -60,9 +61,7 @@ export function chunkSessionIds(projectId: string, sessionIds: readonly string[]
   const perSession = estimateNodes(sessionsQuery(projectId, ['probe'], sizes));
   const perRequest = Math.floor(NODE_BUDGET / perSession);
   if (perRequest < 1) {
-    invalid(
-      `One session at these page sizes could return ${perSession.toLocaleString('en-US')} items; Insights allows ${NODE_BUDGET.toLocaleString('en-US')}.`,
-    );
+    invalid(`One session at these page sizes could return ${groupDigits(perSession)} items; Insights allows ${groupDigits(NODE_BUDGET)}.`);
   }
   const unique = [...new Set(sessionIds.map((id) => id.trim()))];
   const chunks: string[][] = [];
