@@ -78,7 +78,6 @@ export const groupDigits = (n: number): string => String(n).replace(/\B(?=(\d{3}
 
 export function optionalIntInRange(field: string, value: unknown, min: number, max: number, example: number = min): number | undefined {
   if (value === undefined) return undefined;
-  // Formatted only for the message.
   const range = () => `${groupDigits(min)} to ${groupDigits(max)}`;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     fail(field, `must be a whole number from ${range()} (got ${describeValue(value)})`, String(example));

@@ -5,11 +5,12 @@
  */
 import type { Metric, SessionSummary } from '../../src/api/insights';
 import { dailyChartSvg, textBars } from '../../src/usage/chart';
-import { pacificMidnight, parseRange, RANGE_FORMATS } from '../../src/usage/ranges';
+import { parseRange, RANGE_FORMATS } from '../../src/usage/ranges';
 import { buildUsageReport, dailySeries } from '../../src/usage/report';
 import { emptyBuckets } from '../../src/usage/tiers';
 import { usageReportMessage } from '../../src/views/usage-report';
 import { topSessionsMessage } from '../../src/views/usage-report-sessions';
+import { dailyMetric } from './metrics';
 
 const NOW = Date.UTC(2026, 10, 4, 18);
 
@@ -30,22 +31,12 @@ beforeEach(() => {
 
 afterEach(() => jest.restoreAllMocks());
 
-const metric = (date: string, minutes: number, extra: Partial<Metric> = {}): Metric => ({
-  intervalStart: pacificMidnight(date),
-  intervalEnd: pacificMidnight(date) + 86_399_999,
-  sdkType: null,
-  sdkVersion: null,
-  country: null,
-  region: null,
-  browser: null,
-  browserVersion: null,
-  usage: {
-    streamedPublishedMinutes: minutes,
-    streamedSubscribedMinutes: minutes * 2,
-    participantMinutes: { ...emptyBuckets(), from1To2Publishers: minutes * 3 },
-  },
-  ...extra,
-});
+const metric = (date: string, minutes: number, extra: Partial<Metric> = {}): Metric =>
+  dailyMetric(
+    date,
+    { streamedPublishedMinutes: minutes, streamedSubscribedMinutes: minutes * 2, participantMinutes: { ...emptyBuckets(), from1To2Publishers: minutes * 3 } },
+    extra,
+  );
 
 const summary = (sessionId: string, participantMinutes: number): SessionSummary => ({
   sessionId,

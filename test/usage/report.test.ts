@@ -2,6 +2,7 @@ import type { Metric, ParticipantMinutes, SessionSummary } from '../../src/api/i
 import { change, formatChange, formatCompact, formatMinutes, formatShare } from '../../src/usage/format';
 import { makeRange, pacificMidnight, parseRange, type DateRange } from '../../src/usage/ranges';
 import { buildUsageReport, dailySeries, dimensionLabel, freshnessOf, metricDay, type ReportInput } from '../../src/usage/report';
+import { dailyMetric } from './metrics';
 import { bestPartition, bucketLabel, emptyBuckets, participantTotal, PARTITIONS } from '../../src/usage/tiers';
 
 const NOW = Date.UTC(2026, 10, 4, 18); // Wed 4 Nov 2026 10:00 PST
@@ -15,18 +16,11 @@ function buckets(values: Partial<ParticipantMinutes>): ParticipantMinutes {
 }
 
 function metric(date: string, published: number, subscribed: number, participant: Partial<ParticipantMinutes> | null, extra: Partial<Metric> = {}): Metric {
-  return {
-    intervalStart: pacificMidnight(date),
-    intervalEnd: pacificMidnight(date) + 86_399_999,
-    sdkType: null,
-    sdkVersion: null,
-    country: null,
-    region: null,
-    browser: null,
-    browserVersion: null,
-    usage: { streamedPublishedMinutes: published, streamedSubscribedMinutes: subscribed, participantMinutes: participant && buckets(participant) },
-    ...extra,
-  };
+  return dailyMetric(
+    date,
+    { streamedPublishedMinutes: published, streamedSubscribedMinutes: subscribed, participantMinutes: participant && buckets(participant) },
+    extra,
+  );
 }
 
 function summary(sessionId: string, meetings: { participantMinutes: number; maxConcurrentStreams?: number }[]): SessionSummary {

@@ -1,22 +1,12 @@
 import { InsightsError, paginate, type Metric, type ProjectUsageParams, type SessionSummariesParams, type SessionSummary } from '../../src/api/insights';
 import { pacificMidnight, parseRange } from '../../src/usage/ranges';
 import { loadUsageReport, type UsageSource } from '../../src/usage/service';
+import { dailyMetric } from './metrics';
 
 const NOW = Date.UTC(2026, 10, 4, 18); // Wed 4 Nov 2026
 
 function metric(date: string, published: number, extra: Partial<Metric> = {}): Metric {
-  return {
-    intervalStart: pacificMidnight(date),
-    intervalEnd: null,
-    sdkType: null,
-    sdkVersion: null,
-    country: null,
-    region: null,
-    browser: null,
-    browserVersion: null,
-    usage: { streamedPublishedMinutes: published, streamedSubscribedMinutes: 0, participantMinutes: null },
-    ...extra,
-  };
+  return dailyMetric(date, { streamedPublishedMinutes: published, streamedSubscribedMinutes: 0, participantMinutes: null }, { intervalEnd: null, ...extra });
 }
 
 interface FakeSource extends UsageSource {
