@@ -63,8 +63,9 @@ function fromJson<T>(value: DbJson<T>): T {
 /**
  * Every row read brings its own copy of strings that thousands of watches share (kind, team,
  * channel, project, session): some 190 bytes a watch, 2 MB of the poller's heap at 10,000
- * watches. One copy of each is kept here instead; the pool starts over past `SHARED_LIMIT`
- * values, so a stream of distinct ones never grows it further.
+ * watches, and 40 more for the lease owner (a heap snapshot of the soak's poller thread). One
+ * copy of each is kept here instead; the pool starts over past `SHARED_LIMIT` values, so a
+ * stream of distinct ones never grows it further.
  */
 const shared = new Map<string, string>();
 const SHARED_LIMIT = 10_000;
@@ -100,7 +101,7 @@ export function toWatch(row: WatchRecord): Watch {
   if (row.message_ts !== null) watch.messageTs = row.message_ts;
   if (row.thread_ts !== null) watch.threadTs = row.thread_ts;
   if (row.ended_at !== null) watch.endedAt = Number(row.ended_at);
-  if (row.lease_owner !== null) watch.leaseOwner = row.lease_owner;
+  if (row.lease_owner !== null) watch.leaseOwner = sharedCopy(row.lease_owner);
   if (row.lease_until !== null) watch.leaseUntil = Number(row.lease_until);
   return watch;
 }
