@@ -5,8 +5,8 @@
  * from the second Sunday of March at 02:00 PST to the first Sunday of November at 02:00 PDT, and
  * Pacific Standard Time, UTC−8, otherwise; from 1987 to 2006 (and here before, far older than
  * anything Insights keeps) from the first Sunday of April to the last Sunday of October. A test
- * compares every hour of 1990–2037 with the tz database, so new rules arriving with Node's tz
- * data fail it.
+ * compares them with the tz database hour by hour in the months the clocks change, and at every
+ * midnight, from 1990 to 2037: new rules arriving with Node's tz data fail it.
  */
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
