@@ -1,7 +1,7 @@
 /**
  * `/usage last 90 days --by sdk` end to end: signed slash command → real Bolt app → Insights
  * (the emulator, 90 days of synthetic history) → report, PNG chart → files.uploadV2 to the fake
- * Slack. Each round measures the time from sending the command to the completed upload, and
+ * Slack. Each round measures the time from sending the command to the report posted with it, and
  * counts the GraphQL requests the emulator received and the Slack Web API calls the app made:
  * cold (usage cache cleared) and cached (the same question again). A second table splits a cold
  * answer: Insights reads, building the report, drawing the PNG.
@@ -11,9 +11,9 @@
  * `--latency` delays every emulator answer (ms of wall-clock time), as a network would.
  *
  * The run checks its preconditions and exits 1 naming the first that failed, printing no figures:
- * every command acked 200 and ended in a PNG uploaded to its channel; each cold answer queried
- * Insights and each cached one did not (else the row would time something else); the report
- * covered every day of the range; the app logged no warning or error.
+ * every command acked 200 and ended in its report posted in its channel, showing the uploaded
+ * PNG; each cold answer queried Insights and each cached one did not (else the row would time
+ * something else); the report covered every day of the range; the app logged no warning or error.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import { loadReport } from '../src/commands/usage/answers';
 import { UsageCache } from '../src/commands/usage/cache';
 import { dailySeries, loadUsageReport, parseRange, renderDailyChart } from '../src/usage';
 import { CHANNEL, startTestApp, type TestApp } from '../test/harness/app';
+import { chartImageBlock } from '../test/usage-e2e/fixtures';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '7' }, latency: { type: 'string', default: '0' } },
@@ -50,13 +51,14 @@ async function ask(t: TestApp, what: string): Promise<Sample> {
   const started = performance.now();
   const { status } = await t.slash('/usage', QUESTION);
   if (status !== 200) throw new BrokenRun(`${what}: /usage answered ${status}`);
-  const done = await t.waitForSlackCall('files.completeUploadExternal', () => true, { since, timeoutMs: 60_000 }).catch(() => undefined);
+  // Done when the report is in the command's channel, showing the uploaded chart as an image block.
+  const posted = await t
+    .waitForSlackCall('chat.postMessage', (c) => c.body.channel === CHANNEL && chartImageBlock(c.body) !== undefined, { since, timeoutMs: 60_000 })
+    .catch(() => undefined);
   const ms = performance.now() - started;
-  if (!done) throw new BrokenRun(`${what}: no chart was uploaded within 60 s`);
-  const upload = t.slack.uploads.find((u) => u.completed && u.completed.seq >= since);
-  if (!upload?.bytes?.subarray(0, 4).equals(PNG)) throw new BrokenRun(`${what}: the upload is not a PNG`);
-  if (upload.completed!.channelId !== CHANNEL)
-    throw new BrokenRun(`${what}: the chart went to ${upload.completed!.channelId}, not the command's channel ${CHANNEL}`);
+  if (!posted) throw new BrokenRun(`${what}: no report showing its chart was posted in the command's channel ${CHANNEL} within 60 s`);
+  const upload = t.slack.uploads.find((u) => u.fileId === chartImageBlock(posted.body)!.slack_file.id);
+  if (!upload?.bytes?.subarray(0, 4).equals(PNG)) throw new BrokenRun(`${what}: the chart the report shows is not an uploaded PNG`);
   if (logged.length > 0) throw new BrokenRun(`${what}: the app logged ${logged.length} warning(s) or error(s); the first: ${logged[0]}`);
   return { ms, graphql: graphqlCount(t) - graphqlBefore, slack: t.slack.calls.filter((c) => c.seq >= since).length };
 }
@@ -102,7 +104,7 @@ async function main(): Promise<void> {
         throw new BrokenRun(`round ${i + 1}: the cached answer made ${cachedSample.graphql} Insights queries (it was not served from the cache)`);
       cached.push(cachedSample);
     }
-    out.push(`${'end to end (slash → upload)'.padEnd(28)} rounds  p50 ms  min ms  max ms   GraphQL   Slack\n`);
+    out.push(`${'end to end (slash → post)'.padEnd(28)} rounds  p50 ms  min ms  max ms   GraphQL   Slack\n`);
     out.push(`${'-'.repeat(86)}\n`);
     out.push(`${row('cold (cache cleared)', cold)}\n${row('cached', cached)}\n\n`);
 
@@ -121,7 +123,7 @@ async function main(): Promise<void> {
       }
       started = performance.now();
       const series = dailySeries(report);
-      const chart = renderDailyChart(series.points, { title: series.title, subtitle: report.description });
+      const chart = await renderDailyChart(series.points, { title: series.title, subtitle: report.description });
       phases.chart.push(performance.now() - started);
       if (series.points.length !== report.daily.length || !chart.png.subarray(0, 4).equals(PNG))
         throw new BrokenRun(`phase round ${i + 1}: the chart is not a PNG of every day`);
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
     out.push(phase(`chart PNG (${bars} bars, 1600×800)`, phases.chart));
     out.push(phase('cached answer (cache hit)', phases.cachedLoad));
     out.push(
-      `\nChecked: every /usage acked 200 and uploaded a PNG to its channel; cold answers queried Insights, cached ones did not; reports covered ${firstDay}..${lastDay}; nothing logged at warn or error.\n`,
+      `\nChecked: every /usage acked 200 and posted its report in its channel, showing the uploaded PNG; cold answers queried Insights, cached ones did not; reports covered ${firstDay}..${lastDay}; nothing logged at warn or error.\n`,
     );
     process.stdout.write(out.join(''));
   } finally {
