@@ -4,17 +4,18 @@
  */
 import type * as ResvgJs from '@resvg/resvg-js';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
-import { formatCompact, formatMinutes } from './format';
-import { shortDay, type IsoDate } from './ranges';
-import type { DailyPoint } from './report';
 
 let resvgModule: typeof ResvgJs | undefined;
 
 /** The native rasteriser, loaded with the first chart: a process that draws none never maps it (~5 MB of RSS). */
-function resvg(): typeof ResvgJs {
+function newResvg(...args: ConstructorParameters<typeof ResvgJs.Resvg>): ResvgJs.Resvg {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  return (resvgModule ??= require('@resvg/resvg-js') as typeof ResvgJs);
+  resvgModule ??= require('@resvg/resvg-js') as typeof ResvgJs;
+  return new resvgModule.Resvg(...args);
 }
+import { formatCompact, formatMinutes } from './format';
+import { shortDay, type IsoDate } from './ranges';
+import type { DailyPoint } from './report';
 
 export interface ChartOptions {
   title: string;
@@ -40,26 +41,22 @@ const FONT = "'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif";
 const COLOR = { bar: '#4f46e5', partial: '#a5b4fc', grid: '#e5e7eb', axis: '#9ca3af', text: '#111827', muted: '#6b7280', value: '#374151' };
 const RENDER: ResvgRenderOptions = { font: { loadSystemFonts: true }, background: '#ffffff', shapeRendering: 2, textRendering: 1 };
 
-/**
- * The chart as SVG and PNG. The fonts are read and the SVG drawn in libuv's pool (`renderAsync`):
- * 25–30 ms a chart that would otherwise hold the event loop and every Slack ack behind it; only
- * the PNG's encoding (~11 ms) runs on the loop, as resvg offers it no other way.
- */
-export async function renderDailyChart(series: readonly DailyPoint[], options: ChartOptions): Promise<RenderedChart> {
+export function renderDailyChart(series: readonly DailyPoint[], options: ChartOptions): RenderedChart {
   const svg = dailyChartSvg(series, options);
   const scale = options.scale ?? 2;
-  const image = await resvg().renderAsync(svg, { ...RENDER, fitTo: { mode: 'zoom', value: scale } });
-  return { svg, png: image.asPng(), width: image.width, height: image.height, textRendered: await canRenderText() };
+  const image = newResvg(svg, { ...RENDER, fitTo: { mode: 'zoom', value: scale } }).render();
+  return { svg, png: image.asPng(), width: image.width, height: image.height, textRendered: canRenderText() };
 }
 
-const TEXT_PROBE = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text x="2" y="15" font-family="${FONT}" font-size="14">08</text></svg>`;
-let textProbe: Promise<boolean> | undefined;
+let textProbe: boolean | undefined;
 
-/** Whether resvg finds a font for our text on this machine (once per process): drawn, the probe's text leaves pixels that are not white. */
-export function canRenderText(): Promise<boolean> {
-  textProbe ??= resvg()
-    .renderAsync(TEXT_PROBE, RENDER)
-    .then(({ pixels }) => pixels.some((byte, i) => i % 4 !== 3 && byte !== 0xff));
+/** Whether resvg finds a font for our text on this machine (once per process). */
+export function canRenderText(): boolean {
+  textProbe ??=
+    newResvg(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text x="2" y="15" font-family="${FONT}" font-size="14">08</text></svg>`,
+      RENDER,
+    ).getBBox() !== undefined;
   return textProbe;
 }
 

@@ -38,14 +38,14 @@ const nextPacificMidnight = (at: number): number => pacificMidnight(shiftDate(pa
 
 /** A report and its chart, drawn once however often the report is shown. */
 export class ReportAnswer {
-  #chart: Promise<RenderedChart> | undefined;
+  #chart: RenderedChart | undefined;
 
   constructor(
     readonly report: UsageReport,
     readonly projectName: string,
   ) {}
 
-  chart(): Promise<RenderedChart> {
+  chart(): RenderedChart {
     if (!this.#chart) {
       const series = dailySeries(this.report);
       this.#chart = renderDailyChart(series.points, { title: series.title, subtitle: `${this.report.description} · ${this.projectName}` });

@@ -50,7 +50,7 @@ async function discardChart(to: Audience, image: ChartImage): Promise<void> {
 
 export async function postReport(to: Audience, answer: ReportAnswer, ctx: ReportContext, options: PostOptions): Promise<PostedReport> {
   const { report, projectName } = answer;
-  const chart = await answer.chart();
+  const chart = answer.chart();
   let image: ChartImage | undefined;
   try {
     image = await uploadChart(to.client, chart.png, chartTitle(report, projectName));
