@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       }
       started = performance.now();
       const series = dailySeries(report);
-      const chart = await renderDailyChart(series.points, { title: series.title, subtitle: report.description });
+      const chart = renderDailyChart(series.points, { title: series.title, subtitle: report.description });
       phases.chart.push(performance.now() - started);
       if (series.points.length !== report.daily.length || !chart.png.subarray(0, 4).equals(PNG))
         throw new BrokenRun(`phase round ${i + 1}: the chart is not a PNG of every day`);
