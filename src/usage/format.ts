@@ -1,5 +1,31 @@
 /** Rounding and number formatting for usage figures, in one place so every view agrees. */
-import { formatNumber } from '../views/format';
+
+/**
+ * Grouped by thousands, with at most `fractionDigits` decimals and no trailing zeros: what
+ * `Intl.NumberFormat('en-US', { maximumFractionDigits })` writes. Like it, rounds the number's
+ * shortest decimal form half away from zero (0.15 → "0.2", though the double is 0.1499…).
+ * Written out rather than asked of ICU, whose first use maps its data into the process for good
+ * (~10 MB of RSS, bench/README.md).
+ */
+export function formatNumber(value: number, fractionDigits = 0): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return String(value);
+  const rounded = roundDecimal(Math.abs(value), fractionDigits);
+  const [whole, decimals = ''] = rounded.split('.') as [string, string?];
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  const shownDecimals = decimals.replace(/0+$/, '');
+  return `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${shownDecimals ? `.${shownDecimals}` : ''}`;
+}
+
+/** `abs` (finite, below 1e21) to `digits` decimals from its shortest decimal form. */
+function roundDecimal(abs: number, digits: number): string {
+  // Below 1e-6 the shortest form is exponential; such a value rounds to 0 at any digits shown here.
+  const text = abs < 1e-6 ? '0' : String(abs);
+  const [whole, fraction = ''] = text.split('.') as [string, string?];
+  if (fraction.length <= digits) return fraction ? `${whole}.${fraction}` : whole;
+  const up = fraction.charCodeAt(digits) >= 0x35; // '5'
+  const kept = (BigInt(whole + fraction.slice(0, digits)) + (up ? 1n : 0n)).toString().padStart(digits + 1, '0');
+  return digits === 0 ? kept : `${kept.slice(0, -digits)}.${kept.slice(-digits)}`;
+}
 
 /** Minutes are reported as whole minutes, half up. */
 export const roundMinutes = (minutes: number): number => Math.round(minutes);

@@ -41,7 +41,7 @@ export {
   type Freshness,
   type ChartMetric,
 } from './report';
-export { formatMinutes, formatCompact, formatShare, formatChange, roundMinutes, change, type Change } from './format';
+export { formatNumber, formatMinutes, formatCompact, formatShare, formatChange, roundMinutes, change, type Change } from './format';
 export { renderDailyChart, dailyChartSvg, textBars, niceScale, canRenderText, type ChartOptions, type RenderedChart } from './chart';
 export { loadUsageReport, type UsageSource, type UsageRequest } from './service';
 export { bucketLabel, participantTotal } from './tiers';

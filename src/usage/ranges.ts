@@ -99,7 +99,10 @@ const iso = (d: Date): IsoDate => format(d, 'yyyy-MM-dd');
 export const pacificDate = (epochMs: number): IsoDate => new Date(epochMs + pacificOffsetMs(epochMs)).toISOString().slice(0, 10);
 
 /** 00:00 America/Los_Angeles of a date, epoch ms (DST-correct). */
-export const pacificMidnight = (date: IsoDate): number => pacificMidnightOf(Date.parse(`${iso(day(date))}T00:00:00Z`));
+export function pacificMidnight(date: IsoDate): number {
+  const d = day(date);
+  return pacificMidnightOf(Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()));
+}
 
 export const shiftDate = (date: IsoDate, days: number): IsoDate => iso(addDays(day(date), days));
 

@@ -5,8 +5,7 @@
  * format.ts rounds them for display.
  */
 import type { GroupBy, Metric, ParticipantBucket, ParticipantMinutes, SessionSummary } from '../api/insights';
-import { formatNumber } from '../views/format';
-import { change, type Change } from './format';
+import { change, formatNumber, type Change } from './format';
 import { REGION_NAMES } from './region-names';
 import { eachDay, pacificDate, pacificMidnight, shiftDate, shortDay, describeRange, type DateRange, type IsoDate } from './ranges';
 import { addBuckets, bestPartition, bucketLabel, emptyBuckets, sumBuckets } from './tiers';

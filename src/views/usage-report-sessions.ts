@@ -4,8 +4,7 @@
  */
 import type { Meeting, Session, StreamEndpoint } from '../api/insights';
 import { code, escapeAndTruncate, escapeMrkdwn, userMention } from '../slack/mrkdwn';
-import { formatNumber } from './format';
-import { describeRange, formatMinutes, type DateRange, type TopSessions } from '../usage';
+import { describeRange, formatMinutes, formatNumber, type DateRange, type TopSessions } from '../usage';
 import { type KnownBlock, type SlackMessage, LIMITS, context, header, section } from './blocks';
 import { fetchedLine, type ReportContext } from './usage-report';
 

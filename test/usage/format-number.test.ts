@@ -1,4 +1,4 @@
-import { formatNumber } from '../../src/views/format';
+import { formatNumber } from '../../src/usage/format';
 
 describe('formatNumber', () => {
   it('writes en-US digits: thousands grouped, trailing zeros dropped', () => {
