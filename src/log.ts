@@ -1,10 +1,9 @@
 /**
- * Structured JSON logging on pino: one line per record (`time`, `level`, `msg`, then fields),
+ * Structured JSON logging: one line per record (`time`, `level`, `msg`, then fields),
  * child loggers with bound fields, the current Slack request's id, and redaction of anything
  * that looks secret before it is written.
  */
 import { LogLevel as BoltLogLevel, type Logger as BoltLogger } from '@slack/logger';
-import { type Logger as PinoLogger, pino } from 'pino';
 import { currentRequest, currentRequestId } from './request-context';
 import { scrub } from './scrub';
 
@@ -132,23 +131,6 @@ function mistakeSummary(error: Error): LogFields {
   return { name: error.name, message: error.message, ...(status !== undefined && { status }), ...(code !== undefined && { code }) };
 }
 
-/**
- * Well-known places of secrets, censored by pino itself (fast-redact) in case a record reaches
- * it without going through `redact()` first; the key and shape rules above catch the rest.
- */
-export const REDACT_PATHS = [
-  'headers.authorization',
-  'headers["x-slack-signature"]',
-  'headers["x-service-auth"]',
-  'req.headers.authorization',
-  'req.headers["x-slack-signature"]',
-  '*.token',
-  '*.apiSecret',
-  '*.signingSecret',
-  '*.botToken',
-  '*.appToken',
-];
-
 /** A stream that never throws into the caller: logging must not take the process down. */
 function safeStream(stream: LogStream): LogStream {
   return {
@@ -162,30 +144,15 @@ function safeStream(stream: LogStream): LogStream {
   };
 }
 
-function pinoLogger(level: LogThreshold, stream: LogStream, now: () => number): PinoLogger {
-  return pino(
-    {
-      level,
-      base: null,
-      messageKey: 'msg',
-      // pino writes `<level formatter output minus its closing brace><timestamp>…`. An empty level
-      // object leaves just `{`, so the timestamp comes first without its usual leading comma, and
-      // `level` and `msg` are written by JsonLogger as the first fields: `time, level, msg, …`.
-      formatters: {
-        level: () => ({}),
-        log: (record) => redact(record) as Record<string, unknown>,
-      },
-      timestamp: () => `"time":"${new Date(now()).toISOString()}"`,
-      redact: { paths: REDACT_PATHS, censor: REDACTED },
-    },
-    safeStream(stream),
-  );
+/** A record as its line: `time` first, then the record's own keys in order, secrets redacted (`redact` also makes it JSON-safe). */
+function jsonLine(time: number, record: LogFields): string {
+  return `{"time":"${new Date(time).toISOString()}",${JSON.stringify(redact(record)).slice(1)}\n`;
 }
 
 class JsonLogger implements Logger {
   constructor(
-    private readonly pino: PinoLogger,
     private readonly stream: LogStream,
+    private readonly now: () => number,
     readonly level: LogThreshold,
     private readonly bindings: LogFields,
   ) {}
@@ -215,7 +182,7 @@ class JsonLogger implements Logger {
   }
 
   child(fields: LogFields): Logger {
-    return new JsonLogger(this.pino, this.stream, this.level, { ...this.bindings, ...fields });
+    return new JsonLogger(this.stream, this.now, this.level, { ...this.bindings, ...fields });
   }
 
   private write(requested: LogLevel, msg: string, fields: LogFields | undefined): void {
@@ -235,19 +202,17 @@ class JsonLogger implements Logger {
     const request = currentRequest();
     if (request?.user !== undefined) record.user = request.user;
     if (request?.channel !== undefined) record.channel = request.channel;
-    this.pino[level](record);
+    this.stream.write(jsonLine(this.now(), record));
   }
 }
 
 /**
- * A logger writing JSON lines through pino. Records made while a Slack request is handled
- * carry its `requestId`, `user` and `channel` (see request-context.ts).
+ * A logger writing JSON lines. Records made while a Slack request is handled carry its
+ * `requestId`, `user` and `channel` (see request-context.ts).
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const level = options.level ?? 'info';
-  const stream = options.stream ?? process.stdout;
-  const pino = pinoLogger(level, stream, options.now ?? Date.now);
-  return new JsonLogger(pino, stream, level, options.bindings ?? {});
+  const stream = safeStream(options.stream ?? process.stdout);
+  return new JsonLogger(stream, options.now ?? Date.now, options.level ?? 'info', options.bindings ?? {});
 }
 
 export function isLogLevel(value: string): value is LogLevel {
