@@ -1,10 +1,11 @@
 /**
  * The soak: minutes of mixed load on the running product, printing every window the app's RSS
- * and heap, commands sent and acked, ack p50/p99 (vidops and a bare Bolt app under the same
- * commands), notifications due / delivered / duplicated with their latency, and errors by kind;
- * at the end the RSS growth after the warm-up, lost and duplicate notifications, and the p99 ack
- * ratio. Exits 1 when an aim is missed (RSS growth < 10 %, no lost or duplicate notification,
- * p99 ack ≤ 1.3× the bare Bolt app), naming it.
+ * (the bare Bolt app's beside it) and heap, commands sent and acked, ack p50/p99 (vidops and a
+ * bare Bolt app under the same commands), notifications due / delivered / duplicated with their
+ * latency, and errors by kind; at the end the RSS growth after the warm-up and how far vidops'
+ * RSS is above the bare Bolt app's, lost and duplicate notifications, and the p99 ack ratio.
+ * Exits 1 when an aim is missed (RSS growth < 10 %, no lost or duplicate notification, p99 ack
+ * ≤ 1.3× the bare Bolt app), naming it.
  *
  *   npm run bench:soak
  *   SOAK_MINUTES=2 npm run bench:soak        # a short run (warm-up: a quarter of it, at most 2 min)
@@ -207,6 +208,8 @@ async function main(): Promise<void> {
     const random = mulberry32(11);
     const logs = new LogTally(logPath);
     const rss: RssSample[] = [];
+    /** The bare Bolt app's, sampled beside vidops': what the process costs before vidops' own work. */
+    const floorRss: RssSample[] = [];
     const allAcks: Record<Target, { at: number; ms: number }[]> = { vidops: [], floor: [] };
     const vidopsByKind = new Map<string, { at: number; ms: number }[]>();
     const totals = {
@@ -312,8 +315,9 @@ async function main(): Promise<void> {
       addCounts(totals.injected, notes.injected);
       addCounts(totals.appLog, appLog);
       const current = rss.at(-1)?.bytes ?? NaN;
+      const floorCurrent = floorRss.at(-1)?.bytes ?? NaN;
       console.log(
-        `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB  heap ${mb(memory.heapUsed).padStart(5)}/${mb(memory.heapTotal)} MB  ` +
+        `${fixed(elapsedS(), 0).padStart(5)} s  RSS ${mb(current).padStart(6)} MB (bare Bolt ${mb(floorCurrent)} MB)  heap ${mb(memory.heapUsed).padStart(5)}/${mb(memory.heapTotal)} MB  ` +
           (threadHeap ? `poller thread's ${mb(threadHeap.used)}/${mb(threadHeap.total)} MB (+${mb(threadHeap.external)})  ` : '') +
           `cmds ${w.sent} sent ${w.acked} acked (+${w.clicks} clicks)  ` +
           `ack p50/p99 vidops ${fixed(p(w.latencies.vidops, 50))}/${fixed(p(w.latencies.vidops, 99))} ms, floor ${fixed(p(w.latencies.floor, 50))}/${fixed(p(w.latencies.floor, 99))} ms  ` +
@@ -323,12 +327,17 @@ async function main(): Promise<void> {
     };
 
     [lastAppLoad, lastEnvLoad, lastReport] = [await vidops.call<LoadReading>('load'), await environment.call<LoadReading>('load'), performance.now()];
-    const sampler = setInterval(() => rss.push({ at: elapsedS(), bytes: rssOf(vidops.child.pid!) }), 1000);
+    const sampleRss = () => {
+      const at = elapsedS();
+      rss.push({ at, bytes: rssOf(vidops.child.pid!) });
+      floorRss.push({ at, bytes: rssOf(floor.child.pid!) });
+    };
+    const sampler = setInterval(sampleRss, 1000);
     // A broadcast's output goes offline, then the broadcast stops once any poll must have seen that.
     const settleMs = 2 * poller.slowMs + 5_000;
     await environment.call('startDriver', { changesPerSecond: o.changesPerSecond, faultsPerMinute: o.faultsPerMinute, settleMs });
     const reporter = setInterval(() => void report().catch((error: unknown) => console.error('window report failed', error)), o.windowS * 1000);
-    rss.push({ at: 0, bytes: rssOf(vidops.child.pid!) });
+    sampleRss();
     const warmed = setTimeout(
       () => void Promise.all([vidops.call('warm'), floor.call('warm')]).catch((error: unknown) => console.error('warm-up mark failed', error)),
       o.warmupS * 1000,
@@ -369,6 +378,7 @@ async function main(): Promise<void> {
     const vidopsP99 = p(measured('vidops'), 99);
     const floorP99 = p(measured('floor'), 99);
     const growth = rssGrowth(rss, o.warmupS, Math.min(60, o.windowS * 2));
+    const floorGrowth = rssGrowth(floorRss, o.warmupS, Math.min(60, o.windowS * 2));
     const clearP99 = p(ledger.clear, 99);
     const missed = missedAims({
       rss: growth,
@@ -404,6 +414,12 @@ async function main(): Promise<void> {
         ? `RSS after the warm-up: ${fixed(growth.baselineMb)} MB → ${fixed(growth.finalMb)} MB (${growth.growthPct >= 0 ? '+' : ''}${fixed(growth.growthPct)} %; medians of the first and last ${Math.min(60, o.windowS * 2)} s), peak ${fixed(growth.peakMb)} MB, trend ${growth.slopeMbPerMin >= 0 ? '+' : ''}${fixed(growth.slopeMbPerMin, 2)} MB/min (aim < ${AIMS.rssGrowthPct} %)`
         : 'RSS after the warm-up: too few samples',
     );
+    if (growth && floorGrowth) {
+      console.log(
+        `  the bare Bolt app's in the same run: ${fixed(floorGrowth.baselineMb)} MB → ${fixed(floorGrowth.finalMb)} MB, peak ${fixed(floorGrowth.peakMb)} MB; ` +
+          `vidops is ${fixed(growth.finalMb - floorGrowth.finalMb)} MB above it in the last minute's medians, ${fixed(growth.peakMb - floorGrowth.peakMb)} MB at the peaks`,
+      );
+    }
     console.log(
       `Notifications: ${ledger.expected} expected, ${ledger.delivered} delivered, ${ledger.lost.length} lost, ${ledger.duplicates.length} duplicated, ${ledger.unexpected.length} unexpected; ` +
         `change → post p50 ${fixed(p(ledger.latencies, 50) / 1000)} s, p99 ${fixed(p(ledger.latencies, 99) / 1000)} s, max ${fixed(Math.max(...ledger.latencies) / 1000)} s (drained in ${fixed(drainS)} s)`,
