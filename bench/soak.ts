@@ -377,8 +377,10 @@ async function main(): Promise<void> {
     const measured = (t: Target) => allAcks[t].filter((a) => a.at >= o.warmupS).map((a) => a.ms);
     const vidopsP99 = p(measured('vidops'), 99);
     const floorP99 = p(measured('floor'), 99);
-    const growth = rssGrowth(rss, o.warmupS, Math.min(60, o.windowS * 2));
-    const floorGrowth = rssGrowth(floorRss, o.warmupS, Math.min(60, o.windowS * 2));
+    /** The span whose median RSS is compared at each end of the run. */
+    const medianSpanS = Math.min(60, o.windowS * 2);
+    const growth = rssGrowth(rss, o.warmupS, medianSpanS);
+    const floorGrowth = rssGrowth(floorRss, o.warmupS, medianSpanS);
     const clearP99 = p(ledger.clear, 99);
     const missed = missedAims({
       rss: growth,
@@ -411,13 +413,13 @@ async function main(): Promise<void> {
     console.log(`  fake Slack calls: ${counts(slackCalls)}`);
     console.log(
       growth
-        ? `RSS after the warm-up: ${fixed(growth.baselineMb)} MB → ${fixed(growth.finalMb)} MB (${growth.growthPct >= 0 ? '+' : ''}${fixed(growth.growthPct)} %; medians of the first and last ${Math.min(60, o.windowS * 2)} s), peak ${fixed(growth.peakMb)} MB, trend ${growth.slopeMbPerMin >= 0 ? '+' : ''}${fixed(growth.slopeMbPerMin, 2)} MB/min (aim < ${AIMS.rssGrowthPct} %)`
+        ? `RSS after the warm-up: ${fixed(growth.baselineMb)} MB → ${fixed(growth.finalMb)} MB (${growth.growthPct >= 0 ? '+' : ''}${fixed(growth.growthPct)} %; medians of the first and last ${medianSpanS} s), peak ${fixed(growth.peakMb)} MB, trend ${growth.slopeMbPerMin >= 0 ? '+' : ''}${fixed(growth.slopeMbPerMin, 2)} MB/min (aim < ${AIMS.rssGrowthPct} %)`
         : 'RSS after the warm-up: too few samples',
     );
     if (growth && floorGrowth) {
       console.log(
         `  the bare Bolt app's in the same run: ${fixed(floorGrowth.baselineMb)} MB → ${fixed(floorGrowth.finalMb)} MB, peak ${fixed(floorGrowth.peakMb)} MB; ` +
-          `vidops is ${fixed(growth.finalMb - floorGrowth.finalMb)} MB above it in the last minute's medians, ${fixed(growth.peakMb - floorGrowth.peakMb)} MB at the peaks`,
+          `vidops is ${fixed(growth.finalMb - floorGrowth.finalMb)} MB above it in the medians of the last ${medianSpanS} s, ${fixed(growth.peakMb - floorGrowth.peakMb)} MB at the peaks`,
       );
     }
     console.log(

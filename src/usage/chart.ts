@@ -4,6 +4,9 @@
  */
 import type * as ResvgJs from '@resvg/resvg-js';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
+import { formatCompact, formatMinutes } from './format';
+import { shortDay, type IsoDate } from './ranges';
+import type { DailyPoint } from './report';
 
 let resvgModule: typeof ResvgJs | undefined;
 
@@ -25,9 +28,6 @@ function newResvg(...args: ConstructorParameters<typeof ResvgJs.Resvg>): ResvgJs
   }
   return new resvgModule.Resvg(...args);
 }
-import { formatCompact, formatMinutes } from './format';
-import { shortDay, type IsoDate } from './ranges';
-import type { DailyPoint } from './report';
 
 export interface ChartOptions {
   title: string;
