@@ -17,7 +17,7 @@ import { type ResponseBody, decodeUtf8, textStart } from './body';
 import { VideoApiError } from './errors';
 import { type ResponseContext, type ResponseParser, jsonValue, parseData } from './http';
 import { contiguous, parsePageInPieces } from './page-json';
-import { type PreviousPage, type ScannedPage, scanPage } from './page-scan';
+import { type ScannedPage, scanPage } from './page-scan';
 import type { Page } from './schemas';
 
 type WireItem = { readonly id: string } & Record<string, unknown>;
@@ -123,40 +123,38 @@ function wholePage<S extends z.ZodType<object>>(body: ResponseBody, item: S, res
 
 /**
  * What one request (the same path and query) answered last time, for the next read of it to be
- * compared with (`visitPage`): the body's bytes and where its items were. A caller that reads the
- * same pages again and again (the poller) keeps one per request; most items come back byte for
- * byte, and their `receivedVersion` tells it so without their being parsed.
+ * compared with (`visitPage`): where each of its items was, its id, length, fingerprint and
+ * version, not its bytes. A caller that reads the same pages again and again (the poller) keeps
+ * one per request; most items come back byte for byte, and their `receivedVersion` tells it so
+ * without their being parsed.
  *
- * The bytes live in a buffer of the memory's own, written over by the next read once the caller
- * has said it reads the last read's items no more (`release`); until then a read takes a new
- * buffer. (A page's worth of memory allocated by every read and kept until the next cost the
- * poller more in collections than the parse it saves: `bench:poller`.)
+ * A read's arrays are written over by the read after next once the caller has said it reads the
+ * last read's items no more (`release`); until then a read takes new arrays.
  */
 export class PageMemory {
-  #buffer = Buffer.alloc(0);
-  #last: PreviousPage | undefined;
+  #last: ScannedPage | undefined;
   /**
    * The page read before the last, once its items are read no more: the next scan writes over its
    * arrays. Each read's arrays were otherwise new, and lived until the read after next (a sweep
    * later): the poller's largest share of what its collector promoted and then marked.
    */
   #spare: ScannedPage | undefined;
-  /** Whether items over the buffer's bytes were handed out since `release`. */
+  /** Whether items of the last page were handed out since `release`. */
   #inUse = false;
   readonly #onResize: ((delta: number) => void) | undefined;
 
-  /** `onResize`: told by how many bytes the memory grew (or shrank) each time it does. */
+  /** `onResize`: told by how many items the memory grew (or shrank) each time it does. */
   constructor(onResize?: (delta: number) => void) {
     this.#onResize = onResize;
   }
 
-  /** The bytes held: the buffer's. */
-  get byteLength(): number {
-    return this.#buffer.length;
+  /** The items held: the last page's. */
+  get itemCount(): number {
+    return this.#last?.ids.length ?? 0;
   }
 
   /** The last page read, if it was the usual page. */
-  get last(): PreviousPage | undefined {
+  get last(): ScannedPage | undefined {
     return this.#last;
   }
 
@@ -165,34 +163,28 @@ export class PageMemory {
     return this.#inUse ? undefined : this.#spare;
   }
 
-  /** Keeps a copy of `bytes` (valid until the next call) and the page scanned from them; returns the items over the copy. */
-  remember(bytes: Buffer, page: ScannedPage): ScannedItems {
+  /** Keeps `page`, the page just read, for the next read to be compared with. */
+  remember(page: ScannedPage): void {
+    const before = this.itemCount;
     // Released, the last page's items are read no more: its arrays are the next scan's to write over.
-    this.#spare = this.#inUse ? undefined : this.#last?.page;
-    if (this.#inUse || this.#buffer.length < bytes.length) {
-      const before = this.#buffer.length;
-      this.#buffer = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * HEADROOM));
-      this.#onResize?.(this.#buffer.length - before);
-    }
-    const kept = this.#buffer.subarray(0, bytes.copy(this.#buffer));
-    this.#last = { bytes: kept, page };
+    this.#spare = this.#inUse ? undefined : this.#last;
+    this.#last = page;
     this.#inUse = true;
-    return new ScannedItems(kept, page);
+    if (page.ids.length !== before) this.#onResize?.(page.ids.length - before);
   }
 
-  /** The items of the reads so far are read no more: the next read may write over their bytes. */
+  /** The items of the reads so far are read no more: the next read may write over their arrays. */
   release(): void {
     this.#inUse = false;
   }
 
   forget(): void {
+    const before = this.itemCount;
     this.#last = undefined;
     this.#spare = undefined;
+    if (before !== 0) this.#onResize?.(-before);
   }
 }
-
-/** Room for a page to grow by a few items before the buffer is allocated again. */
-const HEADROOM = 1.125;
 
 /**
  * One list page read with `read`, its items handed to `visit` as the page is parsed, a piece at a
@@ -253,17 +245,27 @@ function readPage<S extends z.ZodType<object>>(body: ResponseBody, item: S, resp
   return page.count;
 }
 
-/** `readPage` against the page `memory` holds, which then holds this one (a page not the usual shape is read as `readPage` does, and forgotten). */
+/**
+ * `readPage` against the page `memory` holds, which then holds this one (a page not the usual
+ * shape is read as `readPage` does, and forgotten). The bytes are the body's only while `visit`
+ * runs: the items it took are parsed before they are let go.
+ */
 function remembered(memory: PageMemory): typeof readPage {
   return (body, item, response, visit) => {
     const bytes = contiguous(body);
-    const scanned = scanPage(bytes, textStart(bytes), bytes.length, memory.last, memory.spare);
+    const scanned = scanPage(bytes, textStart(bytes), bytes.length, { previous: memory.last, into: memory.spare });
     if (scanned === undefined) {
       memory.forget();
       return readPage(body, item, response, visit);
     }
     const { count } = parseData(envelopeSchema, scanned.envelope);
-    visit(new ScannedPageItems(memory.remember(bytes, scanned), item, response));
+    memory.remember(scanned);
+    const items = new ScannedPageItems(new ScannedItems(bytes, scanned), item, response);
+    try {
+      visit(items);
+    } finally {
+      items.letGo();
+    }
     return count;
   };
 }
@@ -317,7 +319,8 @@ function lazyItems<S extends z.ZodType<object>>(wire: readonly WireItem[], item:
  * `JSON.parse` per item cost twice the parse of the whole page when every item was read.
  */
 class ScannedItems {
-  readonly #bytes: Buffer;
+  /** Undefined once let go (`letGo`). */
+  #bytes: Buffer | undefined;
   readonly #page: ScannedPage;
   /** Made at the first item read: most pages the poller reads again are never read past their ids. */
   #received: (Received | undefined)[] | undefined;
@@ -348,9 +351,32 @@ class ScannedItems {
     const until = Math.min(index + ITEMS_PER_PARSE, received.length);
     let to = index;
     while (to + 1 < until && received[to + 1] === undefined) to++;
+    return this.#parse(received, index, to);
+  }
+
+  /**
+   * Parses the items at `indexes` (ascending) not parsed yet, each run of neighbours in one go, and
+   * lets the bytes go: they were lent for a while only (`remembered`). Any other item can then no
+   * longer be read.
+   */
+  letGo(indexes: readonly number[]): void {
+    const received = (this.#received ??= new Array(this.#page.ids.length));
+    for (let k = 0; k < indexes.length; k++) {
+      const from = indexes[k]!;
+      if (received[from] !== undefined) continue;
+      let to = from;
+      while (k + 1 < indexes.length && indexes[k + 1] === to + 1 && received[to + 1] === undefined) to = indexes[++k]!;
+      this.#parse(received, from, to);
+    }
+    this.#bytes = undefined;
+  }
+
+  /** Items `from` to `to` parsed into `received`; the first returned. */
+  #parse(received: (Received | undefined)[], from: number, to: number): Received {
+    if (this.#bytes === undefined) throw new Error(`item ${from} of a list page read after the page's bytes were let go`);
     // The items and what lies between them (commas, spaces) make an array once bracketed.
-    const block = JSON.parse(`[${decodeUtf8(this.#bytes, this.#page.starts[index]!, this.#page.ends[to]!)}]`) as Received[];
-    for (let i = 0; i < block.length; i++) received[index + i] = block[i];
+    const block = JSON.parse(`[${decodeUtf8(this.#bytes, this.#page.starts[from]!, this.#page.ends[to]!)}]`) as Received[];
+    for (let i = 0; i < block.length; i++) received[from + i] = block[i];
     return block[0]!;
   }
 }
@@ -394,6 +420,13 @@ class ScannedPageItems<S extends z.ZodType<object>> implements PageItems<z.outpu
 
   item(index: number): z.output<S> {
     return (this.#items[index] ??= new Proxy({ id: this.id(index), items: this.#received, index }, this.#handler) as unknown as z.output<S>);
+  }
+
+  /** The items handed out are parsed, and the page's bytes let go (`ScannedItems.letGo`). */
+  letGo(): void {
+    const handedOut: number[] = [];
+    for (let i = 0; i < this.#items.length; i++) if (this.#items[i] !== undefined) handedOut.push(i);
+    this.#received.letGo(handedOut);
   }
 }
 

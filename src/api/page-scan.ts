@@ -16,9 +16,11 @@
  * Scanned against the page the same request answered last time (`previous`), an item found there
  * byte for byte is compared, not scanned: its bytes were JSON with this id then, and are now. It
  * keeps the `version` it had there; an item whose bytes are new gets a version never given
- * before. A caller that read the item's fields at that version knows what they say.
+ * before. A caller that read the item's fields at that version knows what they say. The last
+ * page's bytes are not kept for this: each item's length and fingerprint are (fingerprint.ts).
  */
 import { decodeUtf8 } from './body';
+import { fingerprint } from './fingerprint';
 
 export interface ScannedPage {
   /** The page without its items (`items: []`), parsed. */
@@ -30,12 +32,8 @@ export interface ScannedPage {
   ends: number[];
   /** Item `i`'s version: the same as long as its bytes are, from one scan against the previous to the next. */
   versions: number[];
-}
-
-/** A page scanned before, with the bytes it was scanned from. */
-export interface PreviousPage {
-  bytes: Buffer;
-  page: ScannedPage;
+  /** Item `i`'s bytes' fingerprint, what the next scan compares its items with (none when scanned against nothing). */
+  fingerprints: number[];
 }
 
 /** The last version given to an item's bytes (process-wide: a version names one item's bytes in one request's answers). */
@@ -66,13 +64,22 @@ const SMALL_U = 0x75;
 /** Thrown inside the scan when the body is not JSON or not the usual page: the scan answers undefined. */
 const NOT_A_PAGE = new Error('not a list page');
 
+/** What a page is scanned against (`scanPage`). */
+export interface ScanAgainst {
+  /** The last page the same request answered, scanned against whatever came before it. */
+  previous?: ScannedPage;
+  /** A page nobody reads any more (not `previous`): its arrays are written over for this one. */
+  into?: ScannedPage;
+}
+
 /**
  * `bytes[start, end)` scanned as a list page, or undefined when it is not one (see above). With
- * `into`, a page nobody reads any more (not `previous`), its arrays are written over for this one.
+ * `against`, the page is compared with its `previous` and its items' fingerprints are taken for
+ * the next scan to be compared with it; without, `fingerprints` is left empty.
  */
-export function scanPage(bytes: Buffer, start: number, end: number, previous?: PreviousPage, into?: ScannedPage): ScannedPage | undefined {
+export function scanPage(bytes: Buffer, start: number, end: number, against?: ScanAgainst): ScannedPage | undefined {
   try {
-    return new Scanner(bytes, start, end, previous, into).page();
+    return new Scanner(bytes, start, end, against).page();
   } catch (error) {
     if (error === NOT_A_PAGE) return undefined;
     throw error;
@@ -95,7 +102,9 @@ class Scanner {
   /** Whether the last string scanned held an escape, and whether its bytes were all ASCII. */
   #escaped = false;
   #ascii = true;
-  readonly #previous: PreviousPage | undefined;
+  readonly #previous: ScannedPage | undefined;
+  /** Whether fingerprints are taken (a page scanned against something). */
+  readonly #remembered: boolean;
   /** The previous page's item expected next (the one after the last found there). */
   #guess = 0;
   /** The previous page's items by id, built at the first item not where the guess put it. */
@@ -103,25 +112,31 @@ class Scanner {
   /** Items found so far. */
   #found = 0;
   readonly #into: ScannedPage | undefined;
+  /** The last fingerprint taken, of `bytes[#hashedFrom, #hashedTo)`: an item is often compared twice, then kept, over the same bytes. */
+  #hashedFrom = -1;
+  #hashedTo = -1;
+  #hashed = 0;
 
-  constructor(bytes: Buffer, start: number, end: number, previous: PreviousPage | undefined, into: ScannedPage | undefined) {
+  constructor(bytes: Buffer, start: number, end: number, against: ScanAgainst | undefined) {
     this.#bytes = bytes;
     this.#start = start;
     this.#end = end;
     this.#i = start;
-    this.#previous = previous;
-    this.#into = into;
+    this.#previous = against?.previous;
+    this.#into = against?.into;
+    this.#remembered = against !== undefined;
   }
 
   page(): ScannedPage {
     // Sized as the last answer, which the next one nearly always matches: no array grown and copied item by item.
-    const expected = this.#previous?.page.ids.length ?? 0;
+    const expected = this.#previous?.ids.length ?? 0;
     const page: ScannedPage = this.#into ?? {
       envelope: {},
       ids: new Array(expected),
       starts: new Array(expected),
       ends: new Array(expected),
       versions: new Array(expected),
+      fingerprints: this.#remembered ? new Array(expected) : [],
     };
     let open = -1;
     let close = -1;
@@ -149,16 +164,17 @@ class Scanner {
   #items(page: ScannedPage): void {
     this.#itemsOf(page);
     const found = this.#found;
-    if (found < page.ids.length) for (const list of [page.ids, page.starts, page.ends, page.versions]) list.length = found;
+    if (found < page.ids.length) for (const list of [page.ids, page.starts, page.ends, page.versions, page.fingerprints]) list.length = found;
   }
 
   /** Item `#found` of the page: from `itemStart` to here. */
-  #keep(page: ScannedPage, itemStart: number, id: string, version: number): void {
+  #keep(page: ScannedPage, itemStart: number, id: string, version: number, fingerprint: number): void {
     const n = this.#found++;
     page.starts[n] = itemStart;
     page.ends[n] = this.#i;
     page.ids[n] = id;
     page.versions[n] = version;
+    if (this.#remembered) page.fingerprints[n] = fingerprint;
   }
 
   /** Each item, kept in the page's arrays as it is found (`#keep`). */
@@ -170,38 +186,47 @@ class Scanner {
       const previous = this.#previous;
       let known = previous === undefined ? -1 : this.#sameAt(previous, this.#guess, itemStart);
       if (known >= 0) {
-        this.#i = itemStart + previous!.page.ends[known]! - previous!.page.starts[known]!;
+        this.#i = itemStart + previous!.ends[known]! - previous!.starts[known]!;
       } else {
         const id = this.#item();
         if (id === undefined) throw NOT_A_PAGE;
         if (previous !== undefined) known = this.#sameAt(previous, this.#indexOf(previous, id), itemStart, this.#i);
         if (known < 0) {
-          this.#keep(page, itemStart, id, ++lastVersion);
+          this.#keep(page, itemStart, id, ++lastVersion, this.#remembered ? this.#fingerprint(itemStart, this.#i) : 0);
           continue;
         }
       }
       // The previous page's id string too: one string for the item from read to read.
-      this.#keep(page, itemStart, previous!.page.ids[known]!, previous!.page.versions[known]!);
+      this.#keep(page, itemStart, previous!.ids[known]!, previous!.versions[known]!, previous!.fingerprints[known]!);
       this.#guess = known + 1;
     } while (!this.#separator(CLOSE_BRACKET));
   }
 
   /**
    * `index` when the previous page's item `index` is byte for byte what starts at `at` (and ends
-   * at `end`, when known), else -1. Only the bytes are compared: the separator after them is
-   * checked as after any item.
+   * at `end`, when known), else -1: the same length and fingerprint. Only the item is compared:
+   * the separator after it is checked as after any item.
    */
-  #sameAt(previous: PreviousPage, index: number, at: number, end?: number): number {
-    const { starts, ends } = previous.page;
+  #sameAt(previous: ScannedPage, index: number, at: number, end?: number): number {
+    const { starts, ends } = previous;
     if (index < 0 || index >= starts.length) return -1;
     const length = ends[index]! - starts[index]!;
     if (at + length > this.#end || (end !== undefined && end - at !== length)) return -1;
-    return this.#bytes.compare(previous.bytes, starts[index]!, ends[index]!, at, at + length) === 0 ? index : -1;
+    return this.#fingerprint(at, at + length) === previous.fingerprints[index] ? index : -1;
+  }
+
+  #fingerprint(from: number, to: number): number {
+    if (from !== this.#hashedFrom || to !== this.#hashedTo) {
+      this.#hashed = fingerprint(this.#bytes, from, to);
+      this.#hashedFrom = from;
+      this.#hashedTo = to;
+    }
+    return this.#hashed;
   }
 
   /** Where the previous page held the item `id`: the guess first (an item changed in place), then by id. */
-  #indexOf(previous: PreviousPage, id: string): number {
-    const ids = previous.page.ids;
+  #indexOf(previous: ScannedPage, id: string): number {
+    const ids = previous.ids;
     if (ids[this.#guess] === id) return this.#guess;
     this.#previousIndex ??= new Map(ids.map((known, index) => [known, index]));
     return this.#previousIndex.get(id) ?? -1;

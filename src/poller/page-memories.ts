@@ -3,24 +3,25 @@
  * query). A page is read again every few seconds and most of its items come back byte for byte:
  * compared with the last answer, they are neither scanned nor parsed, and their
  * `receivedVersion` tells the poller it has seen them (poller.ts, `#quietNext`). The memories are
- * bounded by the bytes they hold: those used least recently are forgotten first (such a page is
- * scanned whole at its next read). Each memory's buffer is written over by its next read once the
- * poller has said the items of the reads before are read no more (`release`, at a cycle's end).
+ * bounded by the items they hold (each an id, a version and a fingerprint, ~100 bytes): those used
+ * least recently are forgotten first (such a page is scanned whole at its next read). Each
+ * memory's arrays are written over by its read after next once the poller has said the items of
+ * the reads before are read no more (`release`, at a cycle's end).
  */
 import { PageMemory } from '../api/lists';
 import type { ListedKind, ListQuery } from './resources';
 
-/** Room for the pages of ~45,000 listed items of ~360 bytes (the soak's pages of 10,000 hold ~4 MB). */
-export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+/** Room for the pages of 45,000 listed items, four times the README's largest sizing (about 4.5 MB). */
+export const DEFAULT_MAX_ITEMS = 45_000;
 
 export class PageMemories {
-  readonly #maxBytes: number;
+  readonly #maxItems: number;
   /** Least recently used first. */
   readonly #byRequest = new Map<string, PageMemory>();
-  #bytes = 0;
+  #items = 0;
 
-  constructor(maxBytes = DEFAULT_MAX_BYTES) {
-    this.#maxBytes = maxBytes;
+  constructor(maxItems = DEFAULT_MAX_ITEMS) {
+    this.#maxItems = maxItems;
   }
 
   /** The memory of one request, made the most recently used (and one made for it when there was none). */
@@ -29,7 +30,7 @@ export class PageMemories {
     const memory = this.#byRequest.get(key) ?? this.#memory(key);
     this.#byRequest.delete(key);
     this.#byRequest.set(key, memory);
-    if (this.#bytes > this.#maxBytes) this.#trim();
+    if (this.#items > this.#maxItems) this.#trim();
     return memory;
   }
 
@@ -38,15 +39,15 @@ export class PageMemories {
     for (const memory of this.#byRequest.values()) memory.release();
   }
 
-  /** How many bytes the memories hold. */
-  get byteLength(): number {
-    return this.#bytes;
+  /** How many items the memories hold. */
+  get itemCount(): number {
+    return this.#items;
   }
 
   /** A new memory, counted while it is this pool's (a read under way may still write one forgotten meanwhile). */
   #memory(key: string): PageMemory {
     const memory: PageMemory = new PageMemory((delta) => {
-      if (this.#byRequest.get(key) === memory) this.#bytes += delta;
+      if (this.#byRequest.get(key) === memory) this.#items += delta;
     });
     return memory;
   }
@@ -54,8 +55,8 @@ export class PageMemories {
   /** Forgets the memories used least recently until the rest fit. */
   #trim(): void {
     for (const [key, memory] of this.#byRequest) {
-      if (this.#bytes <= this.#maxBytes) return;
-      this.#bytes -= memory.byteLength;
+      if (this.#items <= this.#maxItems) return;
+      this.#items -= memory.itemCount;
       this.#byRequest.delete(key);
     }
   }

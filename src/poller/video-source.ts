@@ -14,8 +14,8 @@ export type PollClient = Pick<VideoClient, 'archives' | 'broadcasts' | 'render' 
 export interface VideoPollSourceOptions {
   /** Per-call time limit (default 15 s). */
   timeoutMs?: number;
-  /** The bytes of list pages kept to compare the next read of each with (default `DEFAULT_MAX_BYTES`; page-memories.ts). */
-  pageMemoryBytes?: number;
+  /** The items of list pages kept to compare the next read of each with (default `DEFAULT_MAX_ITEMS`; page-memories.ts). */
+  pageMemoryItems?: number;
 }
 
 /**
@@ -48,7 +48,7 @@ async function unlessAbsent<T>(read: () => Promise<T>): Promise<T | undefined> {
 
 export function videoPollSource(clientFor: (projectName: string) => PollClient, options: VideoPollSourceOptions = {}): PollSource {
   const call: CallOptions = { maxRetries: 0, timeoutMs: options.timeoutMs ?? 15_000 };
-  const memories = new PageMemories(options.pageMemoryBytes);
+  const memories = new PageMemories(options.pageMemoryItems);
   return {
     archives: {
       list: (project, query) => clientFor(project).archives.list(query, call),

@@ -2,7 +2,7 @@ import { parseArchiveList } from '../../src/api/archives';
 import { ResponseBody } from '../../src/api/body';
 import { responseContext } from '../../src/api/http';
 import { asReceived } from '../../src/api/lists';
-import { type PreviousPage, type ScannedPage, scanPage } from '../../src/api/page-scan';
+import { type ScannedPage, scanPage } from '../../src/api/page-scan';
 import { mulberry32 } from '../../src/emulator/insights/random';
 import { listedArchives } from './support/listed-archives';
 
@@ -39,17 +39,18 @@ const PRINTERS: [string, (value: unknown) => string][] = [
   ['with a byte order mark', (v) => `\uFEFF${JSON.stringify(v)}`],
 ];
 
-function scan(text: string, previous?: PreviousPage): ScannedPage | undefined {
+/** `text` scanned to be compared with later (its items' fingerprints taken), against `previous` if given. */
+function scan(text: string, previous?: ScannedPage): ScannedPage | undefined {
   const bytes = Buffer.from(text);
   const start = text.startsWith('\uFEFF') ? 3 : 0;
-  return scanPage(bytes, start, bytes.length, previous);
+  return scanPage(bytes, start, bytes.length, { previous });
 }
 
-/** `text` scanned, with its bytes, as the previous answer for the next scan. */
-function previousOf(text: string, previous?: PreviousPage): PreviousPage {
+/** `text` scanned as the previous answer for the next scan. */
+function previousOf(text: string, previous?: ScannedPage): ScannedPage {
   const page = scan(text, previous);
   if (page === undefined) throw new Error('not a page');
-  return { bytes: Buffer.from(text), page };
+  return page;
 }
 
 /** What the scan found, built back: the page as JSON.parse gives it. */
@@ -106,7 +107,23 @@ describe('a list page scanned without building its items', () => {
   });
 
   test('an empty page', () => {
-    expect(scan(' {"count": 0, "items": [ ] } ')).toEqual({ envelope: { count: 0, items: [] }, ids: [], starts: [], ends: [], versions: [] });
+    expect(scan(' {"count": 0, "items": [ ] } ')).toEqual({ envelope: { count: 0, items: [] }, ids: [], starts: [], ends: [], versions: [], fingerprints: [] });
+  });
+
+  test('fingerprints are taken only for a page scanned to be compared with: the same for the same bytes wherever they are', () => {
+    const text = JSON.stringify({
+      count: 3,
+      items: [
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+        { id: 'a', n: 1 },
+      ],
+    });
+    const bytes = Buffer.from(text);
+    expect(scanPage(bytes, 0, bytes.length)!.fingerprints).toEqual([]);
+    const [first, second, third] = scanPage(bytes, 0, bytes.length, {})!.fingerprints;
+    expect(first).toBe(third);
+    expect(first).not.toBe(second);
   });
 
   test.each([
@@ -181,16 +198,16 @@ describe('a page scanned against the last answer to the same request', () => {
     const first = previousOf(text);
     const again = scan(text, first)!;
     expect({ ...again, versions: [] }).toEqual({ ...scan(text), versions: [] });
-    expect(again.versions).toEqual(first.page.versions);
-    again.ids.forEach((id, i) => expect(Object.is(id, first.page.ids[i])).toBe(true));
+    expect(again.versions).toEqual(first.versions);
+    again.ids.forEach((id, i) => expect(Object.is(id, first.ids[i])).toBe(true));
     // Versions are never given twice.
-    expect(new Set(first.page.versions).size).toBe(200);
+    expect(new Set(first.versions).size).toBe(200);
   });
 
   test('an item changed, added, moved or removed: a new version for new bytes, the old one for the same bytes wherever they are', () => {
     const first = previousOf(text);
-    const versionOf = new Map(first.page.ids.map((id, i) => [id, first.page.versions[i]!]));
-    const newest = Math.max(...first.page.versions);
+    const versionOf = new Map(first.ids.map((id, i) => [id, first.versions[i]!]));
+    const newest = Math.max(...first.versions);
     const edited = [
       { ...archive(900, next), id: 'new-at-the-top' },
       ...items.slice(0, 10),
@@ -210,17 +227,17 @@ describe('a page scanned against the last answer to the same request', () => {
       else expect(scanned.versions[i]).toBe(versionOf.get(id));
     });
     // And the answer after it is compared with this one.
-    expect(scan(changed, { bytes: Buffer.from(changed), page: scanned })!.versions).toEqual(scanned.versions);
+    expect(scan(changed, scanned)!.versions).toEqual(scanned.versions);
   });
 
   test('the same item printed otherwise (spaces inside it) is new bytes; spaces between items are not', () => {
     const first = previousOf(text);
     const spaced = `{"count":200,"items":[${items.map((item) => JSON.stringify(item)).join(' ,\n ')}]}`;
-    expect(scan(spaced, first)!.versions).toEqual(first.page.versions);
+    expect(scan(spaced, first)!.versions).toEqual(first.versions);
     const indented = JSON.stringify({ count: 200, items }, null, 1);
     const rescanned = scan(indented, first)!;
-    expect(rescanned.ids).toEqual(first.page.ids);
-    expect(rescanned.versions.every((version) => !first.page.versions.includes(version))).toBe(true);
+    expect(rescanned.ids).toEqual(first.ids);
+    expect(rescanned.versions.every((version) => !first.versions.includes(version))).toBe(true);
   });
 
   test('an answer that is not JSON is refused as without the last one, wherever it breaks (random edits)', () => {
@@ -250,11 +267,11 @@ describe('a page scanned against the last answer to the same request', () => {
       expect({ ...compared, versions: [] }).toEqual({ ...alone, versions: [] });
       // An item keeps its version exactly when its bytes are those it had.
       compared.ids.forEach((id, i) => {
-        const before = first.page.ids.indexOf(id);
+        const before = first.ids.indexOf(id);
         const bytes = Buffer.from(edited);
         const same =
-          before >= 0 && bytes.subarray(compared.starts[i], compared.ends[i]).equals(first.bytes.subarray(first.page.starts[before], first.page.ends[before]));
-        expect(compared.versions[i] === first.page.versions[before]).toBe(same);
+          before >= 0 && bytes.subarray(compared.starts[i], compared.ends[i]).equals(Buffer.from(base).subarray(first.starts[before], first.ends[before]));
+        expect(compared.versions[i] === first.versions[before]).toBe(same);
       });
     }
     expect(refused).toBeGreaterThan(1000);

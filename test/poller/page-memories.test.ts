@@ -1,11 +1,14 @@
 import { scanPage } from '../../src/api/page-scan';
 import { PageMemories } from '../../src/poller/page-memories';
 
-/** A memory's read of a page of `bytes` bytes (the scan of a page with one item padded to the size). */
-function read(memories: PageMemories, project: string, offset: number, bytes: number) {
+/** A memory's read of a page of `items` items. */
+function read(memories: PageMemories, project: string, offset: number, items: number) {
   const memory = memories.of(project, 'archive', { offset, count: 1000 });
-  const body = Buffer.from(`{"count":1,"items":[{"id":"A${offset}","name":"${'x'.repeat(bytes - 40)}"}]}`);
-  return { memory, items: memory.remember(body, scanPage(body, 0, body.length)!) };
+  const listed = Array.from({ length: items }, (_v, i) => ({ id: `A${offset + i}`, name: `recording ${i}` }));
+  const body = Buffer.from(JSON.stringify({ count: items, items: listed }));
+  const page = scanPage(body, 0, body.length, { previous: memory.last, into: memory.spare })!;
+  memory.remember(page);
+  return { memory, page };
 }
 
 describe('PageMemories', () => {
@@ -19,46 +22,59 @@ describe('PageMemories', () => {
     expect(memories.of('staging', 'archive', { offset: 0, count: 1000 })).not.toBe(first);
   });
 
-  test('holds no more bytes than it may: the pages read least recently are forgotten first', () => {
-    const memories = new PageMemories(100_000);
-    const oldest = read(memories, 'prod', 0, 30_000).memory;
-    const kept = read(memories, 'prod', 1000, 30_000).memory;
-    read(memories, 'prod', 2000, 30_000);
+  test('holds no more items than it may: the pages read least recently are forgotten first', () => {
+    const memories = new PageMemories(1000);
+    const oldest = read(memories, 'prod', 0, 300).memory;
+    const kept = read(memories, 'prod', 1000, 300).memory;
+    read(memories, 'prod', 2000, 300);
     // Read again: now the most recently used.
     expect(memories.of('prod', 'archive', { offset: 1000, count: 1000 })).toBe(kept);
-    read(memories, 'prod', 3000, 30_000);
+    read(memories, 'prod', 3000, 300);
     // The next request past the bound forgets the page read least recently, offset 0.
     memories.of('prod', 'archive', { offset: 4000, count: 1000 });
-    expect(memories.byteLength).toBeLessThanOrEqual(100_000);
+    expect(memories.itemCount).toBeLessThanOrEqual(1000);
     expect(memories.of('prod', 'archive', { offset: 0, count: 1000 })).not.toBe(oldest);
     expect(memories.of('prod', 'archive', { offset: 1000, count: 1000 }).last).toBeDefined();
   });
 
   test('counts what its memories hold, and no longer what one forgotten meanwhile takes', () => {
-    const memories = new PageMemories(100_000);
+    const memories = new PageMemories(1000);
     const first = memories.of('prod', 'archive', { offset: 0, count: 1000 });
-    const a = read(memories, 'prod', 1000, 40_000).memory;
-    const b = read(memories, 'prod', 2000, 40_000).memory;
-    expect(memories.byteLength).toBe(a.byteLength + b.byteLength);
-    const c = read(memories, 'prod', 3000, 40_000).memory;
+    const a = read(memories, 'prod', 1000, 400).memory;
+    const b = read(memories, 'prod', 2000, 400).memory;
+    expect(memories.itemCount).toBe(800);
+    expect(a.itemCount + b.itemCount).toBe(800);
+    const c = read(memories, 'prod', 3000, 400).memory;
     // Past the bound: the next request forgets the first (nothing held yet, a read of it under way) and then a.
     memories.of('prod', 'archive', { offset: 4000, count: 1000 });
-    expect(memories.byteLength).toBe(b.byteLength + c.byteLength);
+    expect(memories.itemCount).toBe(b.itemCount + c.itemCount);
     const body = Buffer.from('{"count":1,"items":[{"id":"A0"}]}');
-    first.remember(body, scanPage(body, 0, body.length)!);
-    expect(first.byteLength).toBeGreaterThan(0);
-    expect(memories.byteLength).toBe(b.byteLength + c.byteLength);
+    first.remember(scanPage(body, 0, body.length, {})!);
+    expect(first.itemCount).toBe(1);
+    expect(memories.itemCount).toBe(800);
   });
 
-  test('release lets every memory write its next read over its last', () => {
+  test('a page that grows or shrinks is counted as it is now; a page forgotten by its memory is no longer counted', () => {
     const memories = new PageMemories();
-    const { memory } = read(memories, 'prod', 0, 5_000);
-    const buffer = memory.last!.bytes.buffer;
-    read(memories, 'prod', 0, 5_000);
-    expect(memory.last!.bytes.buffer).not.toBe(buffer);
+    const { memory } = read(memories, 'prod', 0, 300);
+    read(memories, 'prod', 0, 500);
+    expect(memories.itemCount).toBe(500);
+    read(memories, 'prod', 0, 200);
+    expect(memories.itemCount).toBe(200);
+    memory.forget();
+    expect(memories.itemCount).toBe(0);
+  });
+
+  test('release lets every memory write its read after next over the arrays of its last', () => {
+    const memories = new PageMemories();
+    const first = read(memories, 'prod', 0, 50).page;
+    read(memories, 'prod', 0, 50);
+    // Not released: the first page's items may still be read; the third read takes arrays of its own.
+    expect(read(memories, 'prod', 0, 50).page).not.toBe(first);
     memories.release();
-    const released = memory.last!.bytes.buffer;
-    read(memories, 'prod', 0, 5_000);
-    expect(memory.last!.bytes.buffer).toBe(released);
+    const released = memories.of('prod', 'archive', { offset: 0, count: 1000 }).last;
+    read(memories, 'prod', 0, 50);
+    memories.release();
+    expect(read(memories, 'prod', 0, 50).page).toBe(released);
   });
 });
