@@ -143,6 +143,27 @@ interface Lease {
   keptSlot?: number;
 }
 
+/**
+ * A lease with every field it may take: V8 keeps them inside the object. Fields added later go to
+ * an array of their own, 64 bytes more a lease (a heap snapshot of the poller's thread at 10,000).
+ */
+function newLease(watch: Watch, owner: string, releaseAt: number, cycle: number): Lease {
+  return {
+    watch,
+    owner,
+    releaseAt,
+    polledAt: undefined,
+    repoll: undefined,
+    hintedAt: undefined,
+    unconfirmed: undefined,
+    quietVersion: undefined,
+    quietState: undefined,
+    cycle,
+    keptIn: undefined,
+    keptSlot: undefined,
+  };
+}
+
 /** A polled watch whose outcome is still to be worked out. */
 interface Settling {
   lease: Lease;
@@ -308,7 +329,7 @@ export class Poller {
     for (const watch of claimed) {
       // A claim is the store's word: a kept copy of the same watch (its lease ran out) is stale.
       this.#kept.delete(watch.id);
-      leases.set(watch.id, { watch, owner, releaseAt: this.#releaseAt(now), cycle: this.#cycles });
+      leases.set(watch.id, newLease(watch, owner, this.#releaseAt(now), this.#cycles));
     }
     const keptDue = this.#keptDue(now, excludeProjects, claimed);
     const early = this.#keptEarly(now, [...keptDue.map((l) => l.watch), ...claimed], this.#options.claimLimit - keptDue.length - claimed.length);

@@ -80,7 +80,9 @@ function sharedCopy<S extends string>(value: S): S {
 
 /** Optional fields are set only when present (no spread of temporary objects: this runs for every claimed watch). */
 export function toWatch(row: WatchRecord): Watch {
-  const watch: Watch = {
+  // Every field named here, set or not: V8 keeps them all inside the object. Fields added later go
+  // to an array of their own, ~40 bytes more a watch (a heap snapshot of the poller's thread).
+  return {
     id: row.id,
     kind: sharedCopy(row.kind),
     resourceId: row.resource_id,
@@ -88,22 +90,21 @@ export function toWatch(row: WatchRecord): Watch {
     teamId: sharedCopy(row.team_id),
     channelId: sharedCopy(row.channel_id),
     projectName: sharedCopy(row.project_name),
+    messageTs: row.message_ts ?? undefined,
+    threadTs: row.thread_ts ?? undefined,
     lastState: row.last_state === null ? undefined : fromJson(row.last_state),
-    ...(row.card !== null && row.card !== undefined && { card: fromJson(row.card) }),
+    card: row.card === null || row.card === undefined ? undefined : fromJson(row.card),
     lastChangeAt: Number(row.last_change_at),
     nextPollAt: Number(row.next_poll_at),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
+    endedAt: row.ended_at === null ? undefined : Number(row.ended_at),
+    leaseOwner: row.lease_owner === null ? undefined : sharedCopy(row.lease_owner),
+    leaseUntil: row.lease_until === null ? undefined : Number(row.lease_until),
     failures: row.failures,
     revision: row.revision,
     repollRequested: Boolean(row.repoll_requested),
   };
-  if (row.message_ts !== null) watch.messageTs = row.message_ts;
-  if (row.thread_ts !== null) watch.threadTs = row.thread_ts;
-  if (row.ended_at !== null) watch.endedAt = Number(row.ended_at);
-  if (row.lease_owner !== null) watch.leaseOwner = sharedCopy(row.lease_owner);
-  if (row.lease_until !== null) watch.leaseUntil = Number(row.lease_until);
-  return watch;
 }
 
 export function toOutboxRow(row: OutboxRecord): OutboxRow {

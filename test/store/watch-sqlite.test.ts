@@ -130,7 +130,7 @@ describe('SqliteStore watches', () => {
     }
   });
 
-  it('keeps optional fields absent and snapshots intact across a reopen', async () => {
+  it('keeps unset optional fields unset (undefined, never null) and snapshots intact across a reopen', async () => {
     const path = join(dir, 'vidops.sqlite');
     const first = await migrated(path);
     const lastState = { status: 'started', createdAt: T0, rtmp: { 'out-1': 'live' }, observedAt: T0 };
@@ -142,7 +142,8 @@ describe('SqliteStore watches', () => {
     try {
       const broadcast = await second.getWatch('b');
       expect(broadcast?.lastState).toEqual(lastState);
-      expect(broadcast && 'messageTs' in broadcast).toBe(false);
+      expect(broadcast).toBeDefined();
+      expect([broadcast!.messageTs, broadcast!.endedAt, broadcast!.card]).toEqual([undefined, undefined, undefined]);
       expect(await second.getWatch('d')).toMatchObject({ lastState: undefined, threadTs: '1.1' });
     } finally {
       await second.close();
