@@ -345,7 +345,7 @@ class ScannedItems {
    * decide on the next) is parsed alone.
    */
   received(index: number): Received {
-    const received = (this.#received ??= new Array(this.#page.ids.length));
+    const received = this.#receivedSoFar();
     const known = received[index];
     if (known !== undefined) return known;
     const until = Math.min(index + ITEMS_PER_PARSE, received.length);
@@ -360,7 +360,7 @@ class ScannedItems {
    * longer be read.
    */
   letGo(indexes: readonly number[]): void {
-    const received = (this.#received ??= new Array(this.#page.ids.length));
+    const received = this.#receivedSoFar();
     for (let k = 0; k < indexes.length; k++) {
       const from = indexes[k]!;
       if (received[from] !== undefined) continue;
@@ -369,6 +369,10 @@ class ScannedItems {
       this.#parse(received, from, to);
     }
     this.#bytes = undefined;
+  }
+
+  #receivedSoFar(): (Received | undefined)[] {
+    return (this.#received ??= new Array(this.#page.ids.length));
   }
 
   /** Items `from` to `to` parsed into `received`; the first returned. */

@@ -3,7 +3,7 @@
  * query). A page is read again every few seconds and most of its items come back byte for byte:
  * compared with the last answer, they are neither scanned nor parsed, and their
  * `receivedVersion` tells the poller it has seen them (poller.ts, `#quietNext`). The memories are
- * bounded by the items they hold (each an id, a version and a fingerprint, ~100 bytes): those used
+ * bounded by the items they hold (each an id, its place, version and fingerprint, ~100 bytes): those used
  * least recently are forgotten first (such a page is scanned whole at its next read). Each
  * memory's arrays are written over by its read after next once the poller has said the items of
  * the reads before are read no more (`release`, at a cycle's end).
